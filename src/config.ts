@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { ENV_PREFIX } from './word.js';
+
+/** Every toolset of DESIGN.md, with whether it is on by default. */
+export const TOOLSETS = {
+  models: true,
+  text: true,
+  search: true,
+  data: true,
+  media: true,
+  embeddings: true,
+  evals: false,
+  account: true,
+  keys: false,
+  teams: false,
+  verify: true,
+} as const;
+export type Toolset = keyof typeof TOOLSETS;
+const toolsetNames = Object.keys(TOOLSETS) as [Toolset, ...Toolset[]];
+
+export const DEFAULT_TOOLSETS = toolsetNames.filter((name) => TOOLSETS[name]);
+
+const url = z
+  .string()
+  .url('must be an absolute URL such as https://api.example.com')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const booleanish = z
+  .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no', ''])])
+  .transform((value) => value === true || value === '1' || value === 'true' || value === 'yes');
+
+const toolsetList = z
+  .string()
+  .transform((value, ctx) => {
+    const names = value
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
+    if (names.includes('all')) return [...toolsetNames];
+    for (const name of names) {
+      if (!(name in TOOLSETS)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown toolset "${name}"; use a comma-separated list of ${toolsetNames.join(', ')} or all`,
+        });
+        return z.NEVER;
+      }
+    }
+    return names as Toolset[];
+  })
+  .pipe(z.array(z.enum(toolsetNames)).min(1, 'name at least one toolset'));
+
+export const ConfigSchema = z.object({
+  baseUrl: url.optional(),
+  directBaseUrl: url.optional(),
+  apiKey: z.string().min(1).optional(),
+  managementToken: z.string().min(1).optional(),
+  session: z.string().min(1).optional(),
+  toolsets: toolsetList.default([...DEFAULT_TOOLSETS]),
+  readOnly: booleanish.default(false),
+  outputDir: z.string().min(1).optional(),
+  timeoutMs: z.coerce.number().int().min(1000, 'must be at least 1000 ms').max(3_600_000).default(120_000),
+  maxRetries: z.coerce.number().int().min(0).max(10).default(2),
+  logLevel: z.enum(['debug', 'info', 'warning', 'error', 'silent']).default('info'),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;
+
+/** Environment variable for each setting; flags of the same meaning win. */
+export const ENV_NAMES: Record<keyof ConfigInput, string> = {
+  baseUrl: `${ENV_PREFIX}BASE_URL`,
+  directBaseUrl: `${ENV_PREFIX}DIRECT_BASE_URL`,
+  apiKey: `${ENV_PREFIX}API_KEY`,
+  managementToken: `${ENV_PREFIX}MANAGEMENT_TOKEN`,
+  session: `${ENV_PREFIX}SESSION`,
+  toolsets: `${ENV_PREFIX}TOOLSETS`,
+  readOnly: `${ENV_PREFIX}READ_ONLY`,
+  outputDir: `${ENV_PREFIX}OUTPUT_DIR`,
+  timeoutMs: `${ENV_PREFIX}TIMEOUT_MS`,
+  maxRetries: `${ENV_PREFIX}MAX_RETRIES`,
+  logLevel: `${ENV_PREFIX}LOG_LEVEL`,
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Reads the environment once and merges flags over it. A bad value is a start-up error that
+ * names the variable or flag and what a good value looks like.
+ */
+export function loadConfig(
+  flags: Partial<Record<keyof ConfigInput, string | boolean | undefined>> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Config {
+  const raw: Record<string, unknown> = {};
+  const origin: Record<string, string> = {};
+  for (const key of Object.keys(ENV_NAMES) as (keyof ConfigInput)[]) {
+    const fromFlag = flags[key];
+    const fromEnv = env[ENV_NAMES[key]];
+    if (fromFlag !== undefined) {
+      raw[key] = fromFlag;
+      origin[key] = `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    } else if (fromEnv !== undefined && fromEnv !== '') {
+      raw[key] = fromEnv;
+      origin[key] = ENV_NAMES[key];
+    }
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? '');
+      return `${origin[key] ?? key}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  return parsed.data;
+}
+
+/** Which setting came from where, for auth_status and error messages (never values). */
+export function configSource(
+  key: keyof ConfigInput,
+  flags: Partial<Record<keyof ConfigInput, unknown>>,
+  env: NodeJS.ProcessEnv = process.env,
+): 'flag' | 'env' | undefined {
+  if (flags[key] !== undefined) return 'flag';
+  const value = env[ENV_NAMES[key]];
+  return value !== undefined && value !== '' ? 'env' : undefined;
+}

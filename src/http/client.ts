@@ -1,0 +1,290 @@
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { type CredentialKind, type CredentialProvider, HOW_TO_GET } from '../auth/credentials.js';
+import type { Logger } from '../log.js';
+import { errorFromResponse } from './envelopes.js';
+import { AbortedError, ConnectionError, MissingCredentialError, OrbitError, ResponseValidationError } from './errors.js';
+import { DEFAULT_RETRY, isIdempotent, nextDelay, type Outcome, parseRetryAfter, type RetryPolicy } from './retry.js';
+import { readSse, type SseEvent } from './sse.js';
+import { validateReply } from './validate.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type QueryValue = string | number | boolean | undefined | null | readonly string[];
+
+export interface RequestSpec {
+  method: HttpMethod;
+  /** Path under the host, starting with `/` (for example `/api/v1/models`), or an absolute URL of the platform. */
+  path: string;
+  host?: 'base' | 'direct';
+  query?: Record<string, QueryValue>;
+  /** JSON body. */
+  body?: unknown;
+  /** Multipart body (a web FormData). */
+  form?: FormData;
+  headers?: Record<string, string>;
+  /** Which credential to send; defaults to the API key. */
+  credential?: CredentialKind | 'none' | 'optional';
+  /** Sent as `Idempotency-Key`, which also makes a POST safe to retry. */
+  idempotencyKey?: string;
+  timeoutMs?: number;
+}
+
+export interface ApiResponse<T> {
+  data: T;
+  status: number;
+  requestId?: string;
+  headers: Record<string, string>;
+}
+
+export interface SseResponse {
+  status: number;
+  requestId?: string;
+  headers: Record<string, string>;
+  events: AsyncGenerator<SseEvent>;
+}
+
+export interface BytesResponse {
+  data: Buffer;
+  status: number;
+  contentType: string;
+  requestId?: string;
+  headers: Record<string, string>;
+}
+
+/** What a tool sees of the platform: three ways to call, all with the same auth, retries and errors. */
+export interface Api {
+  readonly baseUrl: string;
+  /** A JSON call whose reply is validated with `schema` at the boundary. */
+  request<S extends z.ZodType>(spec: RequestSpec & { schema: S }): Promise<ApiResponse<z.infer<S>>>;
+  /** A streaming call; events end at the terminal marker or throw. */
+  stream(spec: RequestSpec & { isTerminal?: (event: SseEvent) => boolean }): Promise<SseResponse>;
+  /** A call whose reply may be binary (audio, video) or JSON; the caller looks at contentType. */
+  bytes(spec: RequestSpec): Promise<BytesResponse>;
+}
+
+export interface ClientOptions {
+  /** Undefined when no platform is configured: every call then explains how to configure one. */
+  baseUrl: string | undefined;
+  directBaseUrl?: string;
+  timeoutMs: number;
+  retry?: Partial<RetryPolicy>;
+  userAgent: string;
+}
+
+export interface CallScope {
+  credentials: CredentialProvider;
+  signal: AbortSignal;
+  log: Logger;
+}
+
+type RawResponse = Dispatcher.ResponseData;
+
+/**
+ * One undici Agent with keep-alive for the whole process (connections are shared, credentials
+ * are not: they come with each call's scope). undici is loaded on the first call, not at start-up.
+ */
+export class HttpClient {
+  private agent: Promise<{ agent: Dispatcher; request: typeof import('undici').request }> | undefined;
+  readonly retry: RetryPolicy;
+
+  constructor(readonly options: ClientOptions) {
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+  }
+
+  /** An Api bound to one caller's credentials, cancellation and log. */
+  api(scope: CallScope): Api {
+    return {
+      baseUrl: this.options.baseUrl ?? '',
+      request: async (spec) => {
+        const res = await this.send(spec, scope);
+        const requestId = requestIdOf(res.headers);
+        const text = await res.body.text();
+        const data = validateReply(spec.schema, parseJson(text, requestId), requestId, spec.path);
+        return { data, status: res.statusCode, requestId, headers: flatHeaders(res.headers) };
+      },
+      stream: async (spec) => {
+        const res = await this.send({ ...spec, headers: { accept: 'text/event-stream', ...spec.headers } }, scope);
+        const requestId = requestIdOf(res.headers);
+        const events = readSse(res.body, { requestId, isTerminal: spec.isTerminal });
+        return { status: res.statusCode, requestId, headers: flatHeaders(res.headers), events };
+      },
+      bytes: async (spec) => {
+        const res = await this.send(spec, scope);
+        const data = Buffer.from(await res.body.arrayBuffer());
+        const headers = flatHeaders(res.headers);
+        return {
+          data,
+          status: res.statusCode,
+          contentType: headers['content-type'] ?? 'application/octet-stream',
+          requestId: requestIdOf(res.headers),
+          headers,
+        };
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.agent) await (await this.agent).agent.close();
+  }
+
+  private load() {
+    this.agent ??= import('undici').then(({ Agent, request }) => ({
+      agent: new Agent({ keepAliveTimeout: 30_000, connections: 64 }),
+      request,
+    }));
+    return this.agent;
+  }
+
+  /** Sends with retries; resolves with a 2xx response or throws a typed error. */
+  private async send(spec: RequestSpec, scope: CallScope): Promise<RawResponse> {
+    const { agent, request } = await this.load();
+    const url = this.url(spec);
+    const credential = this.credentialFor(spec, scope.credentials);
+    const headers = this.headers(spec, credential?.kind, credential?.value);
+    const body = await encodeBody(spec, headers);
+    const idempotent = isIdempotent(spec.method, spec.idempotencyKey !== undefined);
+    let waited = 0;
+    for (let attempt = 0; ; attempt++) {
+      if (scope.signal.aborted) throw new AbortedError();
+      const timeout = AbortSignal.timeout(spec.timeoutMs ?? this.options.timeoutMs);
+      const signal = AbortSignal.any([scope.signal, timeout]);
+      let outcome: Outcome;
+      let failure: Error;
+      try {
+        const res = await request(url, {
+          method: spec.method,
+          headers,
+          body,
+          signal,
+          dispatcher: agent,
+        });
+        if (res.statusCode < 400) return res;
+        const requestId = requestIdOf(res.headers);
+        const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+        const text = await res.body.text().catch(() => '');
+        failure = errorFromResponse(res.statusCode, safeJson(text), { requestId, retryAfterMs, rawText: text });
+        if (res.statusCode === 401 && credential) await scope.credentials.rejected(credential);
+        outcome = { kind: 'status', status: res.statusCode, retryAfterMs };
+      } catch (error) {
+        if (scope.signal.aborted) throw new AbortedError();
+        const timedOut = timeout.aborted;
+        const code = (error as { code?: string }).code;
+        failure = new ConnectionError(
+          timedOut ? 'timeout' : 'connection_failed',
+          timedOut
+            ? `The platform did not answer within ${spec.timeoutMs ?? this.options.timeoutMs} ms.`
+            : `Could not reach the platform at ${this.options.baseUrl} (${code ?? (error as Error).message}).`,
+          {
+            cause: error,
+            fix: timedOut
+              ? 'Try again, or raise ORBIT_TIMEOUT_MS.'
+              : 'Check ORBIT_BASE_URL and the network, then call again.',
+          },
+        );
+        outcome = { kind: 'network', notSent: code === 'ECONNREFUSED' };
+      }
+      const delay = nextDelay(outcome, attempt, idempotent, waited, this.retry);
+      if (delay === undefined) throw failure;
+      scope.log.debug(`retrying ${spec.method} ${spec.path} in ${delay} ms`, { attempt: attempt + 1 });
+      waited += delay;
+      await sleep(delay, scope.signal);
+    }
+  }
+
+  private url(spec: RequestSpec): string {
+    const base = this.options.baseUrl;
+    if (base === undefined) {
+      throw new OrbitError('no_platform', 'No platform is configured, so there is nothing to call.', {
+        fix: 'Set ORBIT_BASE_URL and ORBIT_API_KEY for the real platform, or restart with --sandbox to try everything offline.',
+      });
+    }
+    const host = spec.host === 'direct' ? (this.options.directBaseUrl ?? base) : base;
+    const url = new URL(/^https?:\/\//.test(spec.path) ? spec.path : `${host}${spec.path}`);
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value === undefined || value === null) continue;
+      if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
+      else url.searchParams.set(key, String(value));
+    }
+    return url.toString();
+  }
+
+  private credentialFor(spec: RequestSpec, credentials: CredentialProvider) {
+    const wanted = spec.credential ?? 'api_key';
+    if (wanted === 'none') return undefined;
+    if (wanted === 'optional') return credentials.get('api_key');
+    const credential = credentials.get(wanted);
+    if (!credential) {
+      throw new MissingCredentialError(`This needs ${wanted.replace('_', ' ')}, and none is configured.`, {
+        fix: HOW_TO_GET[wanted],
+        details: { credential: wanted },
+      });
+    }
+    return credential;
+  }
+
+  private headers(spec: RequestSpec, kind: CredentialKind | undefined, value: string | undefined) {
+    const headers: Record<string, string> = { 'user-agent': this.options.userAgent, accept: 'application/json' };
+    if (kind === 'session' && value) headers.cookie = value.includes('=') ? value : `session=${value}`;
+    else if (value) headers.authorization = `Bearer ${value}`;
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
+    return { ...headers, ...spec.headers };
+  }
+}
+
+/** Encodes once, so a retry sends the same bytes; multipart goes through the web Response encoder. */
+async function encodeBody(spec: RequestSpec, headers: Record<string, string>): Promise<string | Buffer | undefined> {
+  if (spec.form) {
+    const encoded = new Response(spec.form);
+    headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
+    return Buffer.from(await encoded.arrayBuffer());
+  }
+  return spec.body === undefined ? undefined : JSON.stringify(spec.body);
+}
+
+function requestIdOf(headers: RawResponse['headers']): string | undefined {
+  const value = headers['x-request-id'];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function flatHeaders(headers: RawResponse['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function parseJson(text: string, requestId: string | undefined): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ResponseValidationError('malformed_response', 'The platform sent a reply that is not valid JSON.', {
+      requestId,
+      fix: 'This is a platform fault; call again in a moment.',
+      details: { preview: text.slice(0, 120) },
+    });
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortedError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

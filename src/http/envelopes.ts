@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import {
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  type OrbitErrorOptions,
+  PayloadTooLargeError,
+  PaymentRequiredError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+  UpstreamTimeoutError,
+} from './errors.js';
+
+/**
+ * The six error envelopes of spec 1 §7.1 (plus the image API's variant), tried in order.
+ * Each parser returns the common fields or undefined when the body is not of its shape.
+ */
+const common = z.object({
+  error: z.object({
+    message: z.string(),
+    type: z.string().optional(),
+    code: z.union([z.string(), z.number()]).nullish(),
+    param: z.string().nullish(),
+    parameter: z.string().nullish(),
+  }),
+  code: z.string().optional(),
+});
+const messages = z.object({
+  type: z.literal('error'),
+  error: z.object({ type: z.string(), message: z.string(), param: z.string().nullish() }),
+});
+const legacy = z.object({ error: z.string(), status: z.number().optional(), requiredBalance: z.number().optional() });
+const batch = z.object({ error: z.number(), message: z.string() });
+const teams = z.object({ code: z.string(), message: z.string(), details: z.unknown().optional(), status: z.number() });
+
+export interface ParsedEnvelope {
+  message: string;
+  type?: string;
+  code?: string;
+  param?: string;
+  details?: Record<string, unknown>;
+}
+
+export function parseEnvelope(body: unknown): ParsedEnvelope | undefined {
+  const m = messages.safeParse(body);
+  if (m.success) {
+    return { message: m.data.error.message, type: m.data.error.type, param: m.data.error.param ?? undefined };
+  }
+  const c = common.safeParse(body);
+  if (c.success) {
+    const e = c.data.error;
+    const code = e.code ?? c.data.code;
+    return {
+      message: e.message,
+      type: e.type,
+      code: code === undefined || code === null ? undefined : String(code),
+      param: e.param ?? e.parameter ?? undefined,
+    };
+  }
+  const l = legacy.safeParse(body);
+  if (l.success) {
+    const details: Record<string, unknown> = {};
+    if (l.data.requiredBalance !== undefined) details.requiredBalance = l.data.requiredBalance;
+    const record = body as Record<string, unknown>;
+    for (const key of ['code', 'type', 'userFriendlyError']) {
+      if (typeof record[key] === 'string') details[key] = record[key];
+    }
+    return { message: l.data.error, code: typeof record.code === 'string' ? record.code : undefined, details };
+  }
+  const b = batch.safeParse(body);
+  if (b.success) return { message: b.data.message, code: String(b.data.error) };
+  const t = teams.safeParse(body);
+  if (t.success) {
+    const details = t.data.details && typeof t.data.details === 'object' ? { ...t.data.details } : undefined;
+    return { message: t.data.message, code: t.data.code, details };
+  }
+  return undefined;
+}
+
+/** What a person (or model) should do about each status. */
+function fixFor(status: number, code: string | undefined, retryAfterMs: number | undefined): string {
+  if (code === 'context_length_exceeded') return 'Shorten the messages or pick a model with a longer context.';
+  if (code === 'model_not_found' || code === 'model_not_available')
+    return 'Call models_list to find a valid model id.';
+  if (code === 'content_policy_violation') return 'Rephrase the prompt; this generation was not charged.';
+  switch (status) {
+    case 400:
+    case 422:
+      return 'Fix the argument named in the message and call again.';
+    case 401:
+      return 'Check the API key (ORBIT_API_KEY) or sign in again with auth_login.';
+    case 402:
+      return 'Top up the account balance, or pick a cheaper model.';
+    case 403:
+      return 'This credential is not allowed to do that; use a credential with the needed scope or role.';
+    case 404:
+      return 'Check the id; list the items first to find a valid one.';
+    case 409:
+      return 'The item is not in a state that allows this; read it again before retrying.';
+    case 413:
+      return 'The payload is too large; send a URL instead of inline data, or a smaller file.';
+    case 429:
+      return retryAfterMs !== undefined
+        ? `Rate limited; wait ${Math.ceil(retryAfterMs / 1000)} s before calling again.`
+        : 'Rate limited; wait a little before calling again.';
+    case 408:
+    case 504:
+      return 'The platform timed out; try again in a moment.';
+    default:
+      return 'The platform had a problem; try again in a moment.';
+  }
+}
+
+/** Builds the right ApiError subclass for a non-2xx reply. */
+export function errorFromResponse(
+  status: number,
+  body: unknown,
+  meta: { requestId?: string; retryAfterMs?: number; rawText?: string },
+): ApiError {
+  const parsed = parseEnvelope(body);
+  const message =
+    parsed?.message ??
+    (meta.rawText ? meta.rawText.slice(0, 300) : `The platform answered HTTP ${status} without an error message.`);
+  const options: OrbitErrorOptions = {
+    status,
+    requestId: meta.requestId,
+    upstreamCode: parsed?.code,
+    upstreamType: parsed?.type,
+    param: parsed?.param,
+    retryAfterMs: meta.retryAfterMs,
+    details: parsed?.details,
+    fix: fixFor(status, parsed?.code, meta.retryAfterMs),
+  };
+  const [Kind, code] = classify(status);
+  return new Kind(code, message, options);
+}
+
+function classify(status: number): [typeof ApiError, string] {
+  if (status === 400 || status === 422) return [BadRequestError, 'bad_request'];
+  if (status === 401) return [AuthenticationError, 'unauthorized'];
+  if (status === 402) return [PaymentRequiredError, 'insufficient_balance'];
+  if (status === 403) return [PermissionError, 'forbidden'];
+  if (status === 404) return [NotFoundError, 'not_found'];
+  if (status === 409) return [ConflictError, 'conflict'];
+  if (status === 413) return [PayloadTooLargeError, 'payload_too_large'];
+  if (status === 429) return [RateLimitError, 'rate_limited'];
+  if (status === 408 || status === 504) return [UpstreamTimeoutError, 'upstream_timeout'];
+  if (status >= 500) return [ServerError, 'server_error'];
+  return [ApiError, 'api_error'];
+}

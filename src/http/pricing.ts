@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/**
+ * The `x_<word>_pricing` extension (spec 2 §6). Found by pattern, never by the literal word,
+ * so the client also works against a platform that uses another word.
+ */
+export const PRICING_KEY = /^x_[a-z0-9]+_pricing$/i;
+
+export const Pricing = z.looseObject({
+  amount: z.number().optional(),
+  currency: z.string().optional(),
+  cost: z.number().optional(),
+  paymentSource: z.string().optional(),
+  inputTokens: z.number().optional(),
+  outputTokens: z.number().optional(),
+  cacheCost: z.number().optional(),
+  billedToTeam: z.boolean().optional(),
+  billedTeamId: z.string().nullish(),
+  billedTeamName: z.string().nullish(),
+  error: z.object({ status: z.number().optional(), message: z.string().optional() }).nullish(),
+});
+export type Pricing = z.infer<typeof Pricing>;
+
+export function readPricing(value: unknown): Pricing | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  for (const [key, entry] of Object.entries(value)) {
+    if (!PRICING_KEY.test(key)) continue;
+    const parsed = Pricing.safeParse(entry);
+    if (parsed.success) return parsed.data;
+  }
+  return undefined;
+}
