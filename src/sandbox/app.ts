@@ -1,0 +1,71 @@
+import { Hono } from 'hono';
+import type { Envelope } from './errors.js';
+import { SandboxError } from './errors.js';
+import { faultInjector, recorder, requestIds } from './middleware.js';
+import { errorReply } from './reply.js';
+import * as chat from './routes/chat.js';
+import * as completions from './routes/completions.js';
+import * as control from './routes/control.js';
+import * as imageCatalog from './routes/image-catalog.js';
+import * as messages from './routes/messages.js';
+import * as models from './routes/models.js';
+import * as providers from './routes/providers.js';
+import * as responses from './routes/responses.js';
+import * as web from './routes/web.js';
+import type { SandboxContext, SandboxEnv } from './types.js';
+
+/** Route modules, one per area; a new area is one file and one line here. */
+const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = [
+  control,
+  models,
+  imageCatalog,
+  providers,
+  chat,
+  messages,
+  responses,
+  completions,
+  web,
+];
+
+/** Envelope registry: the longest registered prefix of a path decides its error envelope. */
+export function createEnvelopes(): Pick<SandboxContext, 'setEnvelope' | 'envelopeFor'> {
+  const prefixes = new Map<string, Envelope>();
+  return {
+    setEnvelope: (prefix, envelope) => {
+      prefixes.set(prefix, envelope);
+    },
+    envelopeFor: (path) => {
+      let best: [string, Envelope] | undefined;
+      for (const entry of prefixes) {
+        if (path.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
+      }
+      return best?.[1] ?? 'common';
+    },
+  };
+}
+
+export function buildApp(ctx: SandboxContext): Hono<SandboxEnv> {
+  const app = new Hono<SandboxEnv>();
+  app.use('*', requestIds());
+  app.use('*', recorder(ctx));
+  app.use('*', faultInjector(ctx));
+  for (const area of AREAS) area.register(app, ctx);
+
+  app.notFound((c) =>
+    errorReply(
+      c,
+      ctx,
+      new SandboxError(404, `No sandbox route for ${c.req.method} ${c.req.path}.`, { code: 'not_found' }),
+    ),
+  );
+  app.onError((error, c) => {
+    if (error instanceof SandboxError) return errorReply(c, ctx, error);
+    ctx.log(`internal error on ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
+    return errorReply(
+      c,
+      ctx,
+      new SandboxError(500, `Sandbox internal error: ${error.message}`, { code: 'server_error' }),
+    );
+  });
+  return app;
+}

@@ -1,0 +1,80 @@
+import type { Context } from 'hono';
+import { SandboxError } from './errors.js';
+import { type KeyRecord, toNanos } from './state.js';
+import type { SandboxContext, SandboxEnv } from './types.js';
+import { roundUsd } from './util.js';
+
+/**
+ * Auth, per-key daily limits and charging, shared by every route so each area behaves the same
+ * way (spec 1 §5, §7.2, §7.3).
+ */
+
+/** The API key from `Authorization: Bearer` or `x-api-key`, if any. */
+export function presentedKey(c: Context<SandboxEnv>): string | undefined {
+  const auth = c.req.header('authorization');
+  const bearer = auth?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+  return bearer ?? c.req.header('x-api-key')?.trim() ?? undefined;
+}
+
+export const missingKeyError = (): SandboxError =>
+  new SandboxError(401, 'Missing API key: send `Authorization: Bearer <key>` or `x-api-key: <key>`.', {
+    type: 'authentication_error',
+    code: 'missing_api_key',
+  });
+
+/** Requires a valid key and counts the request against its daily request limit. */
+export function requireKey(c: Context<SandboxEnv>, ctx: SandboxContext): KeyRecord {
+  const key = presentedKey(c);
+  if (!key) throw missingKeyError();
+  const record = ctx.state.getKey(key);
+  if (!record) {
+    throw new SandboxError(401, 'Invalid API key.', {
+      type: 'authentication_error',
+      code: 'invalid_api_key',
+    });
+  }
+  if (record.dailyRequestLimit !== undefined && record.requestsToday >= record.dailyRequestLimit) {
+    throw dailyLimitError(
+      ctx,
+      'daily_rpd_limit_exceeded',
+      `Daily request limit of ${record.dailyRequestLimit} reached for this API key.`,
+    );
+  }
+  record.requestsToday += 1;
+  return record;
+}
+
+/** A valid key when one is presented; never fails (catalog routes work without auth). */
+export function optionalKey(c: Context<SandboxEnv>, ctx: SandboxContext): KeyRecord | undefined {
+  const key = presentedKey(c);
+  return key ? ctx.state.getKey(key) : undefined;
+}
+
+/** Debits the key's account, or fails with the legacy 402 or a daily-USD 429. */
+export function charge(ctx: SandboxContext, record: KeyRecord, usd: number): void {
+  const nanos = toNanos(usd);
+  if (record.dailyUsdLimit !== undefined && record.spentTodayNanos + nanos > toNanos(record.dailyUsdLimit)) {
+    throw dailyLimitError(
+      ctx,
+      'daily_usd_limit_exceeded',
+      `Daily spend limit of ${record.dailyUsdLimit} USD reached for this API key.`,
+    );
+  }
+  if (record.account.balanceNanos < nanos) {
+    throw new SandboxError(402, 'Insufficient balance', {
+      body: { error: 'Insufficient balance', requiredBalance: roundUsd(usd), status: 402 },
+    });
+  }
+  record.account.balanceNanos -= nanos;
+  record.spentTodayNanos += nanos;
+  record.spentTotalNanos += nanos;
+}
+
+function dailyLimitError(ctx: SandboxContext, code: string, message: string): SandboxError {
+  const seconds = Math.max(1, Math.ceil(ctx.state.msUntilMidnightUtc() / 1000));
+  return new SandboxError(429, `${message} It resets at 00:00 UTC.`, {
+    type: 'rate_limit_error',
+    code,
+    headers: { 'Retry-After': String(seconds) },
+  });
+}

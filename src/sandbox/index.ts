@@ -1,0 +1,6 @@
+export { SANDBOX_DEMO_BALANCE_USD, SANDBOX_DEMO_KEY, SANDBOX_KEY_PREFIX } from './constants.js';
+export type { Envelope } from './errors.js';
+export type { ActiveFault, FaultControl, FaultSpec, ListedFault } from './faults.js';
+export { startSandbox } from './server.js';
+export type { KeyOptions, KeyRecord, SandboxState } from './state.js';
+export type { RecordedRequest, Sandbox, SandboxContext, SandboxOptions, SandboxTiming } from './types.js';
