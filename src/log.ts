@@ -17,7 +17,10 @@ const SECRET_PATTERNS = [/\b(sk|ok|mt|orbit)-[A-Za-z0-9_-]{8,}/g, /(Bearer\s+)[^
 
 /** Registers a value that must never appear in output. */
 export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= 6) secrets.add(value);
+  if (!value || value.length < 6) return;
+  secrets.add(value);
+  // Data is logged as JSON, where quotes and backslashes in a secret appear escaped.
+  secrets.add(JSON.stringify(value).slice(1, -1));
 }
 
 export function redact(text: string): string {

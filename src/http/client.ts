@@ -98,19 +98,21 @@ export class HttpClient {
       request: async (spec) => {
         const res = await this.send(spec, scope);
         const requestId = requestIdOf(res.headers);
-        const text = await res.body.text();
+        const text = await readBody(() => res.body.text(), scope.signal, requestId);
         const data = validateReply(spec.schema, parseJson(text, requestId), requestId, spec.path);
         return { data, status: res.statusCode, requestId, headers: flatHeaders(res.headers) };
       },
       stream: async (spec) => {
         const res = await this.send({ ...spec, headers: { accept: 'text/event-stream', ...spec.headers } }, scope);
         const requestId = requestIdOf(res.headers);
-        const events = readSse(res.body, { requestId, isTerminal: spec.isTerminal });
+        const events = readSse(res.body, { requestId, isTerminal: spec.isTerminal, signal: scope.signal });
         return { status: res.statusCode, requestId, headers: flatHeaders(res.headers), events };
       },
       bytes: async (spec) => {
         const res = await this.send(spec, scope);
-        const data = Buffer.from(await res.body.arrayBuffer());
+        const data = Buffer.from(
+          await readBody(() => res.body.arrayBuffer(), scope.signal, requestIdOf(res.headers)),
+        );
         const headers = flatHeaders(res.headers);
         return {
           data,
@@ -124,14 +126,16 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    if (this.agent) await (await this.agent).agent.close();
+    const loaded = await this.agent?.catch(() => undefined);
+    await loaded?.agent.close();
   }
 
   private load() {
-    this.agent ??= import('undici').then(({ Agent, request }) => ({
-      agent: new Agent({ keepAliveTimeout: 30_000, connections: 64 }),
-      request,
-    }));
+    this.agent ??= import('undici').then((loaded) => {
+      // A bundler may hand a CommonJS module over as its `default` export.
+      const undici = (loaded.Agent ? loaded : loaded.default) as typeof loaded;
+      return { agent: new undici.Agent({ keepAliveTimeout: 30_000, connections: 64 }), request: undici.request };
+    });
     return this.agent;
   }
 
@@ -146,8 +150,7 @@ export class HttpClient {
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
       if (scope.signal.aborted) throw new AbortedError();
-      const timeout = AbortSignal.timeout(spec.timeoutMs ?? this.options.timeoutMs);
-      const signal = AbortSignal.any([scope.signal, timeout]);
+      const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs;
       let outcome: Outcome;
       let failure: Error;
       try {
@@ -155,8 +158,12 @@ export class HttpClient {
           method: spec.method,
           headers,
           body,
-          signal,
+          signal: scope.signal,
           dispatcher: agent,
+          // Time to the reply's headers, then idle time between body chunks: a healthy long
+          // stream is never cut, a stalled one is.
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
         });
         if (res.statusCode < 400) return res;
         const requestId = requestIdOf(res.headers);
@@ -167,12 +174,12 @@ export class HttpClient {
         outcome = { kind: 'status', status: res.statusCode, retryAfterMs };
       } catch (error) {
         if (scope.signal.aborted) throw new AbortedError();
-        const timedOut = timeout.aborted;
         const code = (error as { code?: string }).code;
+        const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
         failure = new ConnectionError(
           timedOut ? 'timeout' : 'connection_failed',
           timedOut
-            ? `The platform did not answer within ${spec.timeoutMs ?? this.options.timeoutMs} ms.`
+            ? `The platform did not answer within ${timeoutMs} ms.`
             : `Could not reach the platform at ${this.options.baseUrl} (${code ?? (error as Error).message}).`,
           {
             cause: error,
@@ -240,6 +247,30 @@ async function encodeBody(spec: RequestSpec, headers: Record<string, string>): P
     return Buffer.from(await encoded.arrayBuffer());
   }
   return spec.body === undefined ? undefined : JSON.stringify(spec.body);
+}
+
+/** Reads a reply body; a connection that breaks mid-body is a ConnectionError, never a raw socket error. */
+async function readBody<T>(
+  read: () => Promise<T>,
+  signal: AbortSignal,
+  requestId: string | undefined,
+): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (signal.aborted) throw new AbortedError();
+    const code = (error as { code?: unknown } | null)?.code;
+    const reason = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
+    throw new ConnectionError(
+      'connection_failed',
+      `The connection broke while the reply was being read (${reason}).`,
+      {
+        requestId,
+        cause: error,
+        fix: 'Call again; if it keeps happening, check the network or raise ORBIT_TIMEOUT_MS.',
+      },
+    );
+  }
 }
 
 function requestIdOf(headers: RawResponse['headers']): string | undefined {

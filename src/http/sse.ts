@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { StreamError } from './errors.js';
+import { AbortedError, isOrbitError, StreamError } from './errors.js';
 
 export interface SseEvent {
   /** The `event:` name, when the frame had one. */
@@ -12,6 +12,8 @@ export interface SseOptions {
   requestId?: string;
   /** True when this event ends the stream normally (besides the literal `[DONE]`). */
   isTerminal?: (event: SseEvent) => boolean;
+  /** The caller's cancellation: a body that breaks after it fired is an AbortedError, not a cut stream. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -27,20 +29,38 @@ export async function* readSse(body: AsyncIterable<Uint8Array>, options: SseOpti
     },
   });
   const decoder = new TextDecoder();
-  for await (const chunk of body) {
-    parser.feed(decoder.decode(chunk, { stream: true }));
-    while (queue.length > 0) {
-      const event = queue.shift()!;
-      if (event.data === '[DONE]') return;
-      throwIfErrorEvent(event, options.requestId);
-      yield event;
-      if (options.isTerminal?.(event)) return;
+  try {
+    for await (const chunk of body) {
+      parser.feed(decoder.decode(chunk, { stream: true }));
+      while (queue.length > 0) {
+        const event = queue.shift()!;
+        if (event.data === '[DONE]') return;
+        throwIfErrorEvent(event, options.requestId);
+        yield event;
+        if (options.isTerminal?.(event)) return;
+      }
     }
+  } catch (error) {
+    // A socket error or timeout of the body is a cut stream, never a raw transport error.
+    if (isOrbitError(error)) throw error;
+    if (options.signal?.aborted) throw new AbortedError();
+    const code = (error as { code?: unknown } | null)?.code;
+    const reason = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
+    throw incomplete(
+      `The connection broke before the platform finished the answer (${reason}).`,
+      options,
+      error,
+    );
   }
   parser.feed(decoder.decode());
   // A frame without its closing blank line is incomplete by definition.
-  throw new StreamError('stream_incomplete', 'The stream ended before the platform finished the answer.', {
+  throw incomplete('The stream ended before the platform finished the answer.', options);
+}
+
+function incomplete(message: string, options: SseOptions, cause?: unknown): StreamError {
+  return new StreamError('stream_incomplete', message, {
     requestId: options.requestId,
+    cause,
     fix: 'The answer was cut off mid-way; call again. If it keeps happening, call without streaming.',
   });
 }

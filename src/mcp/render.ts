@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { InputError, isOrbitError, OrbitError } from '../http/errors.js';
+import type { AnyTool, ExtraContent } from './define-tool.js';
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: ({ type: 'text'; text: string } | ExtraContent)[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** A successful result: structuredContent plus a compact text form and any media. */
+export function renderResult(tool: AnyTool, output: Record<string, unknown>): ToolResult {
+  const text = tool.text ? tool.text(output) : JSON.stringify(output);
+  return {
+    content: [{ type: 'text', text }, ...(tool.content?.(output) ?? [])],
+    structuredContent: output,
+  };
+}
+
+/**
+ * The one place that turns any failure into an `isError` result a model can act on: what went
+ * wrong, how to fix it, and the request id for support. Unknown errors are not echoed verbatim
+ * beyond their message, and stack traces never reach the client.
+ */
+export function renderError(error: unknown): ToolResult {
+  const e = asOrbitError(error);
+  const lines = [`Error (${e.code}${e.status ? `, HTTP ${e.status}` : ''}): ${e.message}`];
+  if (e.upstreamCode) lines.push(`Platform code: ${e.upstreamCode}${e.param ? ` (parameter ${e.param})` : ''}`);
+  if (e.fix) lines.push(`Fix: ${e.fix}`);
+  if (e.retryAfterMs !== undefined) lines.push(`Retry after: ${Math.ceil(e.retryAfterMs / 1000)} s`);
+  if (e.requestId) lines.push(`Request id: ${e.requestId}`);
+  for (const [key, value] of Object.entries(e.details ?? {})) {
+    if (value !== undefined && typeof value !== 'object') lines.push(`${key}: ${String(value)}`);
+  }
+  return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
+}
+
+function asOrbitError(error: unknown): OrbitError {
+  if (isOrbitError(error)) return error;
+  if (error instanceof z.ZodError) return inputErrorFrom(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return new OrbitError('internal_error', message, { fix: 'This is unexpected; call again, and report it if it persists.' });
+}
+
+/** Bad arguments: every problem, with the argument path, in one message. */
+export function inputErrorFrom(error: z.ZodError): InputError {
+  const problems = error.issues.map((issue) => {
+    const path = issue.path.length ? issue.path.join('.') : '(arguments)';
+    return `${path}: ${issue.message}`;
+  });
+  return new InputError(`Invalid arguments: ${problems.join('; ')}.`, {
+    fix: 'Correct the named arguments (see the tool input schema) and call again.',
+  });
+}

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_TOOLSETS, loadConfig, TOOLSETS } from '../../src/config.js';
+
+/** Runs loadConfig and returns the ConfigError message, failing when it does not throw one. */
+function configError(...args: Parameters<typeof loadConfig>): string {
+  try {
+    loadConfig(...args);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).message;
+  }
+  throw new Error('expected loadConfig to throw a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('uses defaults when nothing is set', () => {
+    expect(loadConfig({}, {})).toEqual({
+      toolsets: DEFAULT_TOOLSETS,
+      readOnly: false,
+      timeoutMs: 120_000,
+      maxRetries: 2,
+      logLevel: 'info',
+    });
+  });
+
+  it('turns on only the default toolsets', () => {
+    expect(DEFAULT_TOOLSETS).toEqual([
+      'models',
+      'text',
+      'search',
+      'data',
+      'media',
+      'embeddings',
+      'account',
+      'verify',
+    ]);
+    expect(DEFAULT_TOOLSETS).not.toContain('keys');
+  });
+
+  it('reads every setting from the environment', () => {
+    const config = loadConfig(
+      {},
+      {
+        ORBIT_BASE_URL: 'https://api.example.com/',
+        ORBIT_DIRECT_BASE_URL: 'https://direct.example.com//',
+        ORBIT_API_KEY: 'sk-1',
+        ORBIT_MANAGEMENT_TOKEN: 'mt-1',
+        ORBIT_SESSION: 'sess',
+        ORBIT_TOOLSETS: 'models, keys',
+        ORBIT_READ_ONLY: 'true',
+        ORBIT_OUTPUT_DIR: '/tmp/out',
+        ORBIT_TIMEOUT_MS: '5000',
+        ORBIT_MAX_RETRIES: '0',
+        ORBIT_LOG_LEVEL: 'debug',
+      },
+    );
+    expect(config).toEqual({
+      baseUrl: 'https://api.example.com',
+      directBaseUrl: 'https://direct.example.com',
+      apiKey: 'sk-1',
+      managementToken: 'mt-1',
+      session: 'sess',
+      toolsets: ['models', 'keys'],
+      readOnly: true,
+      outputDir: '/tmp/out',
+      timeoutMs: 5000,
+      maxRetries: 0,
+      logLevel: 'debug',
+    });
+  });
+
+  it('lets flags win over the environment', () => {
+    const config = loadConfig(
+      { baseUrl: 'https://flag.example.com', logLevel: 'error', readOnly: false, toolsets: 'teams' },
+      {
+        ORBIT_BASE_URL: 'https://env.example.com',
+        ORBIT_LOG_LEVEL: 'debug',
+        ORBIT_READ_ONLY: '1',
+        ORBIT_TOOLSETS: 'models',
+      },
+    );
+    expect(config).toMatchObject({
+      baseUrl: 'https://flag.example.com',
+      logLevel: 'error',
+      readOnly: false,
+      toolsets: ['teams'],
+    });
+  });
+
+  it('treats an empty environment variable as unset', () => {
+    expect(loadConfig({}, { ORBIT_BASE_URL: '', ORBIT_TIMEOUT_MS: '' })).toMatchObject({
+      timeoutMs: 120_000,
+    });
+    expect(loadConfig({}, { ORBIT_BASE_URL: '' }).baseUrl).toBeUndefined();
+  });
+
+  it('enables every toolset for all', () => {
+    expect(loadConfig({}, { ORBIT_TOOLSETS: 'all' }).toolsets).toEqual(Object.keys(TOOLSETS));
+    expect(loadConfig({ toolsets: 'models,all' }, {}).toolsets).toEqual(Object.keys(TOOLSETS));
+  });
+
+  it.each([
+    ['1', true],
+    ['yes', true],
+    ['true', true],
+    ['0', false],
+    ['no', false],
+    ['false', false],
+  ])('reads ORBIT_READ_ONLY=%s as %s', (value, expected) => {
+    expect(loadConfig({}, { ORBIT_READ_ONLY: value }).readOnly).toBe(expected);
+  });
+
+  it('reads the --read-only flag given as a boolean', () => {
+    expect(loadConfig({ readOnly: true }, {}).readOnly).toBe(true);
+  });
+
+  it('rejects a bad URL, naming the variable', () => {
+    const message = configError({}, { ORBIT_BASE_URL: 'api.example.com' });
+    expect(message).toContain('ORBIT_BASE_URL');
+    expect(message).toContain('absolute URL');
+  });
+
+  it('rejects a bad URL, naming the flag', () => {
+    const message = configError({ directBaseUrl: 'not a url' }, {});
+    expect(message).toContain('--direct-base-url');
+  });
+
+  it('rejects an unknown toolset, naming it and listing the valid ones', () => {
+    const message = configError({}, { ORBIT_TOOLSETS: 'models,chat' });
+    expect(message).toContain('ORBIT_TOOLSETS');
+    expect(message).toContain('"chat"');
+    expect(message).toContain('embeddings');
+  });
+
+  it('rejects an empty toolset list from a flag', () => {
+    expect(configError({ toolsets: ' , ' }, {})).toContain('--toolsets');
+  });
+
+  it('rejects a timeout that is not a number, naming the variable', () => {
+    expect(configError({}, { ORBIT_TIMEOUT_MS: 'fast' })).toContain('ORBIT_TIMEOUT_MS');
+  });
+
+  it('rejects a timeout below one second, naming the flag', () => {
+    const message = configError({ timeoutMs: '10' }, {});
+    expect(message).toContain('--timeout-ms');
+    expect(message).toContain('at least 1000 ms');
+  });
+
+  it('rejects a fractional or out-of-range retry count', () => {
+    expect(configError({}, { ORBIT_MAX_RETRIES: '1.5' })).toContain('ORBIT_MAX_RETRIES');
+    expect(configError({ maxRetries: '11' }, {})).toContain('--max-retries');
+  });
+
+  it('rejects an unknown log level, naming the variable', () => {
+    expect(configError({}, { ORBIT_LOG_LEVEL: 'verbose' })).toContain('ORBIT_LOG_LEVEL');
+  });
+
+  it('rejects a read-only value that is not a boolean', () => {
+    expect(configError({}, { ORBIT_READ_ONLY: 'maybe' })).toContain('ORBIT_READ_ONLY');
+  });
+
+  it('lists every bad setting at once', () => {
+    const message = configError({ logLevel: 'loud' }, { ORBIT_BASE_URL: 'nope', ORBIT_TIMEOUT_MS: 'x' });
+    expect(message).toContain('--log-level');
+    expect(message).toContain('ORBIT_BASE_URL');
+    expect(message).toContain('ORBIT_TIMEOUT_MS');
+  });
+});

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { errorFromResponse } from '../../../src/http/envelopes.js';
+import { MissingCredentialError, OrbitError } from '../../../src/http/errors.js';
+import { defineTool, READ } from '../../../src/mcp/define-tool.js';
+import { inputErrorFrom, renderError, renderResult } from '../../../src/mcp/render.js';
+
+const output = z.object({ models: z.array(z.object({ id: z.string() })) });
+
+const withText = defineTool({
+  name: 'models_list',
+  title: 'List models',
+  description: 'Lists models.',
+  toolset: 'models',
+  credential: 'none',
+  input: z.object({}),
+  output,
+  annotations: READ,
+  run: async () => ({ models: [{ id: 'a' }, { id: 'b' }] }),
+  text: (result) => result.models.map((model) => model.id).join(', '),
+  content: () => [{ type: 'resource_link', uri: 'orbit://models', name: 'models' }],
+});
+
+const withoutText = defineTool({ ...withText, text: undefined, content: undefined });
+
+describe('renderResult', () => {
+  it("uses the tool's text() and keeps the data as structuredContent", () => {
+    const data = { models: [{ id: 'a' }, { id: 'b' }] };
+    expect(renderResult(withText, data)).toEqual({
+      content: [
+        { type: 'text', text: 'a, b' },
+        { type: 'resource_link', uri: 'orbit://models', name: 'models' },
+      ],
+      structuredContent: data,
+    });
+  });
+
+  it('falls back to JSON text when the tool has no text()', () => {
+    const data = { models: [{ id: 'a' }] };
+    expect(renderResult(withoutText, data)).toEqual({
+      content: [{ type: 'text', text: '{"models":[{"id":"a"}]}' }],
+      structuredContent: data,
+    });
+  });
+});
+
+describe('renderError', () => {
+  it('shows code, status, message, upstream code with param, fix, retry-after and request id', () => {
+    const error = errorFromResponse(
+      429,
+      {
+        error: {
+          message: 'Too many requests',
+          type: 'rate_limit_error',
+          code: 'rate_limit_exceeded',
+          param: 'model',
+        },
+      },
+      { requestId: 'req_abc', retryAfterMs: 1_500 },
+    );
+    const result = renderError(error);
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(result.content).toEqual([
+      {
+        type: 'text',
+        text: [
+          'Error (rate_limited, HTTP 429): Too many requests',
+          'Platform code: rate_limit_exceeded (parameter model)',
+          'Fix: Rate limited; wait 2 s before calling again.',
+          'Retry after: 2 s',
+          'Request id: req_abc',
+        ].join('\n'),
+      },
+    ]);
+  });
+
+  it('lists scalar details and leaves out nested ones', () => {
+    const error = new MissingCredentialError('This needs management token, and none is configured.', {
+      fix: 'Set ORBIT_MANAGEMENT_TOKEN.',
+      details: { credential: 'management_token', nested: { a: 1 }, missing: undefined },
+    });
+    expect(renderError(error).content[0]).toEqual({
+      type: 'text',
+      text: [
+        'Error (missing_credential): This needs management token, and none is configured.',
+        'Fix: Set ORBIT_MANAGEMENT_TOKEN.',
+        'credential: management_token',
+      ].join('\n'),
+    });
+  });
+
+  it('turns a ZodError into invalid_input naming every bad argument path', () => {
+    const schema = z.object({ model: z.string(), options: z.object({ n: z.number().int().min(1) }) });
+    const parsed = schema.safeParse({ model: 3, options: { n: 0 } });
+    expect(parsed.success).toBe(false);
+    const text = renderError(parsed.error).content[0];
+    expect(text?.type).toBe('text');
+    const body = text && 'text' in text ? text.text : '';
+    expect(body).toMatch(/^Error \(invalid_input\): Invalid arguments: /);
+    expect(body).toContain('model: ');
+    expect(body).toContain('options.n: ');
+    expect(body).toContain('Fix: Correct the named arguments');
+  });
+
+  it('names (arguments) for a problem with the whole input', () => {
+    const parsed = z.object({}).safeParse('nope');
+    expect(inputErrorFrom(parsed.error!).message).toMatch(/^Invalid arguments: \(arguments\): /);
+  });
+
+  it('renders an unknown Error by its message only, never its stack', () => {
+    const error = new TypeError('cannot read properties of undefined');
+    const result = renderError(error);
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([
+      {
+        type: 'text',
+        text: [
+          'Error (internal_error): cannot read properties of undefined',
+          'Fix: This is unexpected; call again, and report it if it persists.',
+        ].join('\n'),
+      },
+    ]);
+    expect(JSON.stringify(result)).not.toContain('    at ');
+  });
+
+  it('renders a thrown non-Error value as text', () => {
+    expect(renderError('plain string').content[0]).toMatchObject({
+      text: expect.stringContaining('plain string'),
+    });
+  });
+
+  it('renders a bare OrbitError without empty lines', () => {
+    expect(renderError(new OrbitError('no_platform', 'No platform.')).content).toEqual([
+      { type: 'text', text: 'Error (no_platform): No platform.' },
+    ]);
+  });
+});
