@@ -18,11 +18,27 @@ export const CREDENTIAL_KINDS: readonly CredentialKind[] = ['api_key', 'manageme
 
 /** How to get each kind when it is missing; shown in errors. */
 export const HOW_TO_GET: Record<CredentialKind, string> = {
-  api_key: 'Set ORBIT_API_KEY, sign in with the auth_login tool (or `orbit-mcp login`), or start with --sandbox to try it offline.',
+  api_key:
+    'Set ORBIT_API_KEY, sign in with the auth_login tool (or `orbit-mcp login`), or start with --sandbox to try it offline.',
   management_token:
     'Create a management token in the platform account settings and set ORBIT_MANAGEMENT_TOKEN (or `orbit-mcp login --management-token`).',
   session: 'Set ORBIT_SESSION to a signed-in browser session cookie of the platform.',
 };
+
+/** How one tool call can reach the person during sign-in; built by the MCP layer for each call. */
+export interface SignInPrompt {
+  signal: AbortSignal;
+  /** A progress message a person can read (a no-op when the caller asked for no progress). */
+  progress(message: string): void;
+  /**
+   * URL elicitation, present when the client supports it: the link goes to the person, never
+   * into the model's context. `completed()` tells the client the sign-in finished.
+   */
+  showUrl?(
+    message: string,
+    url: string,
+  ): Promise<{ action: 'accept' | 'decline' | 'cancel'; completed(): Promise<void> }>;
+}
 
 export interface CredentialProvider {
   /** The credential of that kind, or undefined when none is configured. */
@@ -31,6 +47,13 @@ export interface CredentialProvider {
   rejected(credential: Credential): Promise<void>;
   /** Which kinds are present and where from; never values. */
   describe(): CredentialStatus[];
+  /**
+   * Present only where this process may sign the person in (stdio against a platform): obtains
+   * an API key through the browser, or throws an error that says what to do next.
+   */
+  signIn?(prompt: SignInPrompt): Promise<void>;
+  /** Present only where this process stores credentials: removes them and says which kinds went. */
+  forget?(): Promise<CredentialKind[]>;
 }
 
 /** A fixed set of credentials (env/flags, or one HTTP request's). */

@@ -1,0 +1,168 @@
+import type { Config } from '../config.js';
+import { ENV_PREFIX } from '../word.js';
+import { type Credential, HOW_TO_GET } from './credentials.js';
+import { isDesktop, openBrowser } from './desktop.js';
+import { startShortcut } from './shortcut.js';
+import { CredentialStore } from './store.js';
+import { StoredCredentials } from './stored.js';
+
+/** `orbit-mcp login | logout | whoami`: sign-in and the credential file from a terminal. */
+
+export type AccountCommand = 'login' | 'logout' | 'whoami';
+
+export interface AccountOptions {
+  /** `login --management-token` / `login --session`: the value is read from stdin, never from argv. */
+  managementToken?: boolean;
+  session?: boolean;
+  sandbox?: boolean;
+  /** How long `login` waits for the browser. */
+  waitMs?: number;
+}
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+export async function runAccountCommand(
+  command: AccountCommand,
+  config: Config,
+  options: AccountOptions = {},
+): Promise<number> {
+  if (options.sandbox) {
+    say(
+      'The in-process sandbox needs no sign-in. To try sign-in, run `orbit-mcp sandbox` and pass its URL with --base-url.',
+    );
+    return 2;
+  }
+  const store = new CredentialStore(undefined, (message) => say(`warning: ${message}`));
+  const platform = config.baseUrl;
+  if (command === 'whoami') return whoami(config, store);
+  if (command === 'logout') {
+    if (!platform) {
+      const existed = store.clear();
+      say(existed ? `Removed ${store.path}.` : 'Nothing was stored.');
+      return 0;
+    }
+    const removed = store.forget(platform);
+    say(
+      removed.length
+        ? `Removed the stored ${removed.join(', ')} for ${platform}.`
+        : `Nothing was stored for ${platform}.`,
+    );
+    if (config.apiKey) say(`${ENV_PREFIX}API_KEY is still set in the environment.`);
+    return 0;
+  }
+  if (!platform) {
+    say(`No platform configured: set ${ENV_PREFIX}BASE_URL or pass --base-url.`);
+    return 2;
+  }
+  if (options.managementToken || options.session) {
+    const kind = options.managementToken ? 'management_token' : 'session';
+    const value = await readSecret(`Paste the ${kind.replace('_', ' ')} and press Enter: `);
+    if (!value) {
+      say(`No ${kind.replace('_', ' ')} was given on stdin; nothing stored.`);
+      return 2;
+    }
+    store.set(platform, kind, { value, obtained_at: new Date().toISOString(), via: 'cli' });
+    say(`Stored the ${kind.replace('_', ' ')} for ${platform} in ${store.path}.`);
+    return 0;
+  }
+  return login(platform, store, config, options.waitMs ?? 300_000);
+}
+
+async function login(
+  platform: string,
+  store: CredentialStore,
+  config: Config,
+  waitMs: number,
+): Promise<number> {
+  const flow = await startShortcut({ baseUrl: platform, clientName: 'orbit-mcp', ttlMs: waitMs });
+  const opened = isDesktop() && (await openBrowser(flow.url));
+  say(
+    opened
+      ? 'Opened the sign-in page in your browser. If it did not appear, open this link:'
+      : 'Open this link in a browser to sign in:',
+  );
+  say(`  ${flow.url}`);
+  say(`Waiting for approval (up to ${Math.round(waitMs / 60_000)} min; Ctrl-C cancels)...`);
+  const cancel = () => flow.cancel();
+  process.once('SIGINT', cancel);
+  // The loopback listener does not hold the process open by itself; this timer does, until the flow settles.
+  const keepAlive = setInterval(() => {}, 1_000);
+  const result = await flow.result.finally(() => {
+    clearInterval(keepAlive);
+    process.off('SIGINT', cancel);
+  });
+  if (!result.ok) {
+    say(
+      result.error === 'access_denied'
+        ? 'Sign-in was denied in the browser; nothing was stored. Run `orbit-mcp login` to try again.'
+        : `Sign-in failed (${result.error}): ${result.description} Run \`orbit-mcp login\` to try again.`,
+    );
+    return 1;
+  }
+  store.set(platform, 'api_key', {
+    value: result.key,
+    obtained_at: new Date().toISOString(),
+    scope: result.scope,
+    user_id: result.userId,
+    via: 'sign-in',
+  });
+  say(`Signed in to ${platform}. The key is stored in ${store.path} (readable only by you).`);
+  if (config.apiKey)
+    say(`Note: ${ENV_PREFIX}API_KEY is set in the environment and takes precedence over the stored key.`);
+  return 0;
+}
+
+function whoami(config: Config, store: CredentialStore): number {
+  const explicit: Credential[] = [];
+  if (config.apiKey) explicit.push({ kind: 'api_key', value: config.apiKey, source: 'env' });
+  if (config.managementToken)
+    explicit.push({ kind: 'management_token', value: config.managementToken, source: 'env' });
+  if (config.session) explicit.push({ kind: 'session', value: config.session, source: 'env' });
+  const lines = [`platform: ${config.baseUrl ?? `none (set ${ENV_PREFIX}BASE_URL)`}`];
+  const status = config.baseUrl
+    ? new StoredCredentials({ explicit, platform: config.baseUrl, store, signIn: false }).describe()
+    : (['api_key', 'management_token', 'session'] as const).map((kind) => {
+        const found = explicit.find((c) => c.kind === kind);
+        return { kind, present: found !== undefined, source: found?.source };
+      });
+  for (const entry of status) {
+    lines.push(
+      `${entry.kind}: ${entry.present ? `yes (from ${entry.source})` : `no. ${HOW_TO_GET[entry.kind]}`}`,
+    );
+  }
+  lines.push(`credential file: ${store.path}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+/** Reads one line from stdin; on a terminal it is not echoed. */
+async function readSecret(prompt: string): Promise<string> {
+  const stdin = process.stdin;
+  if (!stdin.isTTY) {
+    let text = '';
+    for await (const chunk of stdin) text += String(chunk);
+    return text.split(/\r?\n/)[0]?.trim() ?? '';
+  }
+  process.stderr.write(prompt);
+  stdin.setRawMode(true);
+  stdin.setEncoding('utf8');
+  stdin.resume();
+  return new Promise((resolve) => {
+    let value = '';
+    const finish = (result: string) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write('\n');
+      resolve(result);
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n') return finish(value.trim());
+        if (ch === '\u0003') return finish('');
+        value = ch === '\u007f' || ch === '\b' ? value.slice(0, -1) : value + ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}

@@ -1,0 +1,183 @@
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import envPaths from 'env-paths';
+import { z } from 'zod';
+import { ENV_PREFIX } from '../word.js';
+import type { CredentialKind } from './credentials.js';
+
+/**
+ * The per-user credential file: keys from sign-in (and the management token and session when set
+ * with the CLI), one entry per platform base URL so a key is only ever sent where it was issued.
+ * Mode 0600 in a 0700 directory, written atomically (temp file + rename). Values never leave
+ * this module except through `get`.
+ */
+
+export const CONFIG_DIR_ENV = `${ENV_PREFIX}CONFIG_DIR`;
+const FILE_NAME = 'credentials.json';
+
+const Entry = z.object({
+  value: z.string().min(1),
+  obtained_at: z.string().optional(),
+  scope: z.string().optional(),
+  user_id: z.string().optional(),
+  via: z.enum(['sign-in', 'cli']).optional(),
+});
+export type StoredEntry = z.infer<typeof Entry>;
+
+const Platform = z.object({
+  api_key: Entry.optional(),
+  management_token: Entry.optional(),
+  session: Entry.optional(),
+});
+type PlatformEntries = z.infer<typeof Platform>;
+
+const FileSchema = z.object({ version: z.literal(1), platforms: z.record(z.string(), Platform) });
+type StoreFile = z.infer<typeof FileSchema>;
+
+const empty = (): StoreFile => ({ version: 1, platforms: {} });
+
+/** Where the file lives: `ORBIT_CONFIG_DIR`, else the OS config folder (XDG_CONFIG_HOME on Linux). */
+export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env): string {
+  const override = env[CONFIG_DIR_ENV];
+  if (override) return override;
+  return envPaths('orbit-mcp', { suffix: '' }).config;
+}
+
+export class CredentialStore {
+  readonly path: string;
+  private cache: { stamp: string; data: StoreFile; corrupt: boolean } | undefined;
+
+  constructor(
+    readonly dir: string = defaultConfigDir(),
+    private readonly warn: (message: string) => void = () => {},
+  ) {
+    this.path = join(dir, FILE_NAME);
+  }
+
+  /** The stored entry of one kind for one platform, if any. */
+  get(platform: string, kind: CredentialKind): StoredEntry | undefined {
+    return this.read().data.platforms[platform]?.[kind];
+  }
+
+  /** Which kinds are stored for a platform. */
+  kinds(platform: string): CredentialKind[] {
+    const entries = this.read().data.platforms[platform] ?? {};
+    return (Object.keys(entries) as CredentialKind[]).filter((kind) => entries[kind] !== undefined);
+  }
+
+  set(platform: string, kind: CredentialKind, entry: StoredEntry): void {
+    this.update((data) => {
+      data.platforms[platform] = { ...data.platforms[platform], [kind]: entry };
+    });
+  }
+
+  /** Removes one kind, only if it still holds `value` when given (another process may have signed in since). */
+  delete(platform: string, kind: CredentialKind, value?: string): boolean {
+    let removed = false;
+    this.update((data) => {
+      const entries: PlatformEntries | undefined = data.platforms[platform];
+      const entry = entries?.[kind];
+      if (!entries || !entry || (value !== undefined && entry.value !== value)) return;
+      delete entries[kind];
+      if (Object.keys(entries).length === 0) delete data.platforms[platform];
+      removed = true;
+    });
+    return removed;
+  }
+
+  /** Removes everything stored for one platform; returns the kinds removed. */
+  forget(platform: string): CredentialKind[] {
+    const kinds = this.kinds(platform);
+    if (kinds.length === 0) return [];
+    this.update((data) => {
+      delete data.platforms[platform];
+    });
+    return kinds;
+  }
+
+  /** Deletes the file. */
+  clear(): boolean {
+    const existed = this.stat() !== undefined;
+    rmSync(this.path, { force: true });
+    this.cache = undefined;
+    return existed;
+  }
+
+  private stat(): string | undefined {
+    try {
+      const s = statSync(this.path);
+      return `${s.mtimeMs}:${s.size}:${s.ino}`;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Reads the file (cached while it is unchanged). A corrupt file reads as empty, with a warning. */
+  private read(): { data: StoreFile; corrupt: boolean } {
+    const stamp = this.stat();
+    if (stamp === undefined) {
+      this.cache = undefined;
+      return { data: empty(), corrupt: false };
+    }
+    if (this.cache?.stamp === stamp)
+      return { data: structuredClone(this.cache.data), corrupt: this.cache.corrupt };
+    let parsed: StoreFile | undefined;
+    let problem = '';
+    try {
+      const result = FileSchema.safeParse(JSON.parse(readFileSync(this.path, 'utf8')));
+      if (result.success) parsed = result.data;
+      else problem = `unexpected content at ${result.error.issues[0]?.path.join('.') || 'top level'}`;
+    } catch (error) {
+      problem = error instanceof SyntaxError ? 'not valid JSON' : (error as Error).message;
+    }
+    if (!parsed) {
+      // Warn once per version of the file, not on every lookup.
+      this.warn(`Ignoring the credential file ${this.path}: ${problem}. Sign in again to replace it.`);
+      this.cache = { stamp, data: empty(), corrupt: true };
+      return { data: empty(), corrupt: true };
+    }
+    this.cache = { stamp, data: parsed, corrupt: false };
+    return { data: structuredClone(parsed), corrupt: false };
+  }
+
+  private update(mutate: (data: StoreFile) => void): void {
+    const { data, corrupt } = this.read();
+    if (corrupt) {
+      // Never replace a file we could not read without keeping it: move it aside first.
+      const aside = `${this.path}.corrupt-${Date.now()}`;
+      renameSync(this.path, aside);
+      this.warn(`Moved the unreadable credential file to ${aside}.`);
+    }
+    mutate(data);
+    this.write(data);
+  }
+
+  private write(data: StoreFile): void {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const temp = `${this.path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    const fd = openSync(temp, 'wx', 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(data, null, 2)}\n`);
+      fsyncSync(fd);
+    } catch (error) {
+      closeSync(fd);
+      unlinkSync(temp);
+      throw error;
+    }
+    closeSync(fd);
+    renameSync(temp, this.path);
+    this.cache = undefined;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * A real headless Chromium (Debian's package) driven by playwright-core, playing the person at
+ * the sandbox's consent page.
+ */
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Browser tests skip on a machine without Chromium, but never in CI, where a missing browser must fail. */
+export const skipBrowserTests = !existsSync(CHROMIUM) && !process.env.CI;
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // A fresh temporary profile (user-data-dir) is made for each launch.
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface ConsentSeen {
+  appName: string;
+  redirectHost: string;
+  account: string;
+  balance: string;
+  scopes: string;
+  warning: string;
+  /** Heading of the page the browser ended on after the redirect (the app's callback page). */
+  finalHeading: string;
+  finalUrl: string;
+}
+
+/** Opens the sign-in link, reads the consent screen, presses Approve (with an optional cap) or Deny. */
+export async function answerInBrowser(
+  browser: Browser,
+  url: string,
+  decision: 'approve' | 'deny',
+  cap?: { usd: string; period: 'daily' | 'weekly' | 'monthly' },
+): Promise<ConsentSeen> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    const text = async (selector: string) => (await page.textContent(selector))?.trim() ?? '';
+    const seen = {
+      appName: await text('#app-name'),
+      redirectHost: await text('#redirect-host'),
+      account: await text('#account'),
+      balance: await text('#balance'),
+      scopes: await text('#scopes'),
+      warning: await text('#spend-warning'),
+    };
+    if (cap) {
+      await page.fill('input[name="spend_cap"]', cap.usd);
+      await page.selectOption('select[name="spend_cap_period"]', cap.period);
+    }
+    // The platform redirects to the app's callback, which is on another origin.
+    const platform = new URL(url).origin;
+    await Promise.all([
+      page.waitForURL((u) => u.origin !== platform),
+      page.click(`button[value="${decision}"]`),
+    ]);
+    await page.waitForLoadState('load');
+    return { ...seen, finalHeading: await text('h1'), finalUrl: page.url() };
+  } finally {
+    await context.close();
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The server as a desktop assistant runs it (stdio against a platform, a person's credential
+ * store, sign-in enabled), connected in-process to a real SDK client that may declare URL
+ * elicitation.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import {
+  type CallToolResult,
+  ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
+  type Progress,
+} from '@modelcontextprotocol/sdk/types.js';
+import { resources } from '../../resources/index.js';
+import type { Credential } from '../../src/auth/credentials.js';
+import type { SignInOptions } from '../../src/auth/sign-in.js';
+import { CredentialStore } from '../../src/auth/store.js';
+import { StoredCredentials } from '../../src/auth/stored.js';
+import { loadConfig } from '../../src/config.js';
+import { HttpClient } from '../../src/http/client.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+import { tools } from '../../tools/index.js';
+
+export interface StdioLike {
+  client: Client;
+  credentials: StoredCredentials;
+  /** URLs the server sent by URL elicitation, and the ids it later marked complete. */
+  elicited: string[];
+  completed: string[];
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+    onprogress?: (p: Progress) => void,
+  ): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+export interface StdioLikeOptions {
+  baseUrl: string;
+  configDir: string;
+  explicit?: Credential[];
+  /** Declare URL elicitation and answer each request with this (after seeing the URL). */
+  elicit?: (url: string) => 'accept' | 'decline' | 'cancel';
+  signIn?: Partial<Omit<SignInOptions, 'baseUrl' | 'save'>>;
+  warnings?: string[];
+}
+
+export async function startStdioLike(options: StdioLikeOptions): Promise<StdioLike> {
+  const config = loadConfig({ baseUrl: options.baseUrl, logLevel: 'debug', maxRetries: '0' }, {});
+  const http = new HttpClient({
+    baseUrl: options.baseUrl,
+    timeoutMs: 30_000,
+    retry: { maxRetries: 0 },
+    userAgent: 'orbit-auth-test',
+  });
+  const warn = (message: string) => {
+    options.warnings?.push(message);
+    process.stderr.write(`[orbit-mcp] warning: ${message}\n`);
+  };
+  const credentials = new StoredCredentials({
+    explicit: options.explicit ?? [],
+    platform: options.baseUrl,
+    store: new CredentialStore(options.configDir, warn),
+    log: { warning: warn, info: (message) => process.stderr.write(`[orbit-mcp] info: ${message}\n`) },
+    signIn: { desktop: false, openBrowser: async () => false, waitMs: 30_000, ...options.signIn },
+  });
+  const server = createMcpServer({
+    config,
+    client: http,
+    credentials,
+    tools,
+    resources,
+    files: { outputDir: options.configDir },
+    target: { kind: 'platform', baseUrl: options.baseUrl },
+    version: 'test',
+  });
+  const client = new Client(
+    { name: 'auth-e2e', version: '1.0.0' },
+    { capabilities: options.elicit ? { elicitation: { url: {} } } : {} },
+  );
+  const elicited: string[] = [];
+  const completed: string[] = [];
+  if (options.elicit) {
+    const answer = options.elicit;
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      if (request.params.mode !== 'url') return { action: 'decline' };
+      elicited.push(request.params.url);
+      return { action: answer(request.params.url) };
+    });
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+      completed.push(notification.params.elicitationId);
+    });
+  }
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return {
+    client,
+    credentials,
+    elicited,
+    completed,
+    async call(name, args = {}, onprogress) {
+      return (await client.callTool({ name, arguments: args }, undefined, {
+        onprogress,
+        timeout: 90_000,
+      })) as CallToolResult;
+    },
+    async close() {
+      credentials.close();
+      await client.close();
+      await server.close();
+      await http.close();
+    },
+  };
+}
+
+export function textOf(result: CallToolResult): string {
+  return result.content
+    .filter((item) => item.type === 'text')
+    .map((item) => (item.type === 'text' ? item.text : ''))
+    .join('\n');
+}
+
+/** Everything written to stderr while the returned stop() is not called. */
+export function captureStderr(): { text(): string; stop(): void } {
+  const chunks: string[] = [];
+  const original = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return (original as (...args: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof process.stderr.write;
+  return {
+    text: () => chunks.join(''),
+    stop: () => {
+      process.stderr.write = original;
+    },
+  };
+}

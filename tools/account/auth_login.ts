@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineTool, WRITE } from '../../src/mcp/define-tool.js';
+
+/**
+ * Needs an API key, so the server's sign-in step runs before it whenever none is configured
+ * (the same step any key-using tool triggers); the tool itself only reports the outcome.
+ */
+export default defineTool({
+  name: 'auth_login',
+  title: 'Sign in',
+  description:
+    'Sign in to the platform in the browser so tools can use your account (tools needing a key also do this on first use). Returns whether an API key is now available.',
+  toolset: 'account',
+  credential: 'api_key',
+  input: z.object({}),
+  output: z.object({ signed_in: z.boolean(), source: z.string().optional(), note: z.string().optional() }),
+  // It makes the platform issue a key and stores it, so it is not read-only.
+  annotations: { ...WRITE, idempotentHint: true },
+  async run(_args, { target, credentials }) {
+    const key = credentials.get('api_key');
+    if (key) return { signed_in: true, source: key.source };
+    return {
+      signed_in: false,
+      note:
+        target.kind === 'none'
+          ? 'No platform is configured: set ORBIT_BASE_URL (or start with --sandbox).'
+          : 'Sign-in is not available in this mode; send an API key with each request or set ORBIT_API_KEY.',
+    };
+  },
+  text: (r) =>
+    r.signed_in ? `Signed in (API key from ${r.source}).` : `Not signed in. ${r.note ?? ''}`.trim(),
+});

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { DELETE, defineTool } from '../../src/mcp/define-tool.js';
+
+export default defineTool({
+  name: 'auth_logout',
+  title: 'Sign out',
+  description:
+    'Remove the credentials this server stored for the platform (from sign-in or `orbit-mcp login`). Keys set in the environment stay. The next call that needs a key asks to sign in.',
+  toolset: 'account',
+  credential: 'none',
+  input: z.object({}),
+  output: z.object({ removed: z.array(z.enum(['api_key', 'management_token', 'session'])) }),
+  annotations: { ...DELETE, openWorldHint: false },
+  async run(_args, { credentials }) {
+    return { removed: credentials.forget ? await credentials.forget() : [] };
+  },
+  text: (r) =>
+    r.removed.length ? `Removed stored ${r.removed.join(', ')}.` : 'Nothing was stored by this server.',
+});
