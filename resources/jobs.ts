@@ -1,0 +1,33 @@
+import { InputError } from '../src/http/errors.js';
+import { jobScope, jobs } from '../src/jobs/store.js';
+import { defineResource } from '../src/mcp/define-resource.js';
+import { URI_SCHEME } from '../src/word.js';
+
+export default defineResource({
+  uriTemplate: `${URI_SCHEME}://jobs/{id}`,
+  name: 'job',
+  title: 'A long job',
+  description:
+    'Last known state of a video, speech or transcription job: status, progress, cost, result, next call.',
+  mimeType: 'application/json',
+  async list(ctx) {
+    return jobs
+      .list(jobScope(ctx))
+      .slice(0, 20)
+      .map((job) => ({
+        uri: `${URI_SCHEME}://jobs/${job.id}`,
+        name: `${job.kind} ${job.id}`,
+        title: `${job.kind} ${job.status}`,
+      }));
+  },
+  async read(params, ctx) {
+    const job = jobs.get(jobScope(ctx), params.id ?? '');
+    if (!job) {
+      throw new InputError(`No job "${params.id}" is known to this server.`, {
+        fix: 'Video runs started elsewhere: call video_recent or video_status with the run id.',
+      });
+    }
+    const { resume: _resume, ...shown } = job;
+    return { text: JSON.stringify(shown) };
+  },
+});

@@ -1,0 +1,151 @@
+import {
+  AbortedError,
+  ConnectionError,
+  RateLimitError,
+  ServerError,
+  UpstreamTimeoutError,
+} from '../http/errors.js';
+import type { Progress } from '../mcp/define-tool.js';
+
+/**
+ * The one waiting machine for long jobs (video, async speech, async transcription): poll with a
+ * deadline, say in words what is happening, follow the server's hint for when to ask again, and
+ * stop at once (aborting the request in flight) when the caller cancels.
+ */
+
+/** What one poll saw. `done` carries the final value; anything else is still under way. */
+export type Step<T> =
+  | { done: true; value: T }
+  | {
+      done: false;
+      /** Normalized state for records: queued, running, or unknown. */
+      state: 'queued' | 'running' | 'unknown';
+      /** A readable line: "in queue, position 3", "rendering, 40%". */
+      message: string;
+      /** Share done in [0,1], when the platform says. */
+      fraction?: number;
+      /** The server's hint for the next poll (Retry-After on the reply). */
+      retryAfterMs?: number;
+    };
+
+export type Pending = Extract<Step<unknown>, { done: false }>;
+
+export interface PollInterval {
+  initialMs: number;
+  maxMs: number;
+  factor: number;
+}
+
+/** Without a server hint: 1 s, growing by half each time up to 5 s (the spec suggests 5 s). */
+export const DEFAULT_INTERVAL: PollInterval = { initialMs: 1_000, maxMs: 5_000, factor: 1.5 };
+/** Hints are obeyed, within sane bounds. */
+const MIN_HINT_MS = 10;
+const MAX_HINT_MS = 60_000;
+/** Transient failures (5xx, timeouts, dropped connections) tolerated in a row before giving up. */
+const MAX_TRANSIENT = 3;
+
+export interface WaitSpec<T> {
+  /** One status request; it must pass `signal` on, so cancelling aborts it in flight. */
+  poll(signal: AbortSignal): Promise<Step<T>>;
+  progress: Progress;
+  signal: AbortSignal;
+  /** Total time to wait, from now. */
+  deadlineMs: number;
+  interval?: Partial<PollInterval>;
+  /** Called after every poll that is still under way (job records, logs). */
+  onPending?(step: Pending, polls: number): void;
+  /** The first progress line, reported before the first poll. */
+  startMessage?: string;
+  now?: () => number;
+}
+
+export type WaitOutcome<T> =
+  | { done: true; value: T; polls: number; waitedMs: number }
+  | { done: false; last: Pending | undefined; polls: number; waitedMs: number };
+
+export async function waitForJob<T>(spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
+  const now = spec.now ?? Date.now;
+  const interval = { ...DEFAULT_INTERVAL, ...spec.interval };
+  const started = now();
+  const deadline = started + Math.max(0, spec.deadlineMs);
+  let delay = interval.initialMs;
+  let polls = 0;
+  let transient = 0;
+  let last: Pending | undefined;
+  let fraction = 0;
+  if (spec.startMessage) spec.progress.report(spec.startMessage);
+
+  for (;;) {
+    if (spec.signal.aborted) throw new AbortedError('Cancelled while waiting; the job itself may still run.');
+    let hintMs: number | undefined;
+    try {
+      polls += 1;
+      const step = await spec.poll(spec.signal);
+      transient = 0;
+      if (step.done) return { done: true, value: step.value, polls, waitedMs: now() - started };
+      last = step;
+      // Progress never goes backwards, even when the platform's estimate does.
+      if (step.fraction !== undefined) fraction = Math.max(fraction, Math.min(0.99, step.fraction));
+      spec.progress.report(step.message, step.fraction !== undefined || fraction > 0 ? fraction : undefined);
+      spec.onPending?.(step, polls);
+      hintMs = step.retryAfterMs;
+    } catch (error) {
+      if (spec.signal.aborted)
+        throw new AbortedError('Cancelled while waiting; the job itself may still run.');
+      if (error instanceof RateLimitError) {
+        hintMs = error.retryAfterMs ?? delay;
+        spec.progress.report(`status checks rate limited; next check in ${seconds(hintMs)}`);
+      } else if (isTransient(error) && transient < MAX_TRANSIENT) {
+        transient += 1;
+        spec.progress.report(`status check failed (${(error as Error).message}); trying again`);
+      } else {
+        throw error;
+      }
+    }
+    const remaining = deadline - now();
+    if (remaining <= 0) return { done: false, last, polls, waitedMs: now() - started };
+    const wait =
+      hintMs !== undefined ? Math.min(Math.max(hintMs, MIN_HINT_MS), MAX_HINT_MS) : Math.round(delay);
+    if (hintMs === undefined) delay = Math.min(interval.maxMs, delay * interval.factor);
+    await sleep(Math.min(wait, remaining), spec.signal);
+  }
+}
+
+function isTransient(error: unknown): boolean {
+  return (
+    error instanceof ServerError || error instanceof UpstreamTimeoutError || error instanceof ConnectionError
+  );
+}
+
+export function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** Sleeps, rejecting with AbortedError the moment the signal aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted)
+      return reject(new AbortedError('Cancelled while waiting; the job itself may still run.'));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortedError('Cancelled while waiting; the job itself may still run.'));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Reads a poll hint from reply headers: `retry-after-ms`, else `Retry-After` in seconds (fractions allowed). */
+export function hintFromHeaders(headers: Record<string, string>): number | undefined {
+  const ms = Number(headers['retry-after-ms']);
+  if (headers['retry-after-ms'] !== undefined && Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = headers['retry-after'];
+  if (raw === undefined) return undefined;
+  const secs = Number(raw);
+  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}

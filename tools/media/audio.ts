@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { OrbitError } from '../../src/http/errors.js';
+import { hintFromHeaders, type Step, waitForJob } from '../../src/jobs/wait.js';
+import type { ToolContext } from '../../src/mcp/define-tool.js';
+import {
+  costFromHeaders,
+  download,
+  FileFields,
+  type FileOut,
+  nextCall,
+  recordJob,
+  saveBytes,
+  waitBudgetMs,
+} from './shared.js';
+
+/** What speech and music tools return: the saved file, or the run id while an async job runs. */
+export const AudioOut = z.object({
+  status: z.string().describe('completed or pending'),
+  ...FileFields,
+  cost: z.number().optional(),
+  run_id: z.string().optional(),
+  next: z.string().optional(),
+});
+export type AudioOut = z.infer<typeof AudioOut>;
+
+/** JSON forms of `/api/tts`: `{audioUrl}` or a 202 ticket `{runId, status: pending}`. */
+const TtsJson = z.looseObject({
+  audioUrl: z.string().optional(),
+  runId: z.string().optional(),
+  status: z.string().optional(),
+  model: z.string().optional(),
+  contentType: z.string().optional(),
+  cost: z.number().optional(),
+});
+const TtsStatus = z.looseObject({
+  status: z.string(),
+  audioUrl: z.string().optional(),
+  contentType: z.string().optional(),
+  queuePosition: z.number().optional(),
+  error: z.string().optional(),
+  code: z.string().optional(),
+});
+
+/** An audio reply in any of its forms: bytes, JSON with a URL, or a ticket to wait for. */
+export async function settleAudio(
+  ctx: ToolContext,
+  reply: { data: Buffer; contentType: string; status: number; headers: Record<string, string> },
+  options: { model?: string; maxWaitS: number },
+): Promise<AudioOut> {
+  const cost = costFromHeaders(reply.headers);
+  if (!reply.contentType.includes('json')) {
+    const file = await saveBytes(ctx, reply.data, reply.contentType);
+    return {
+      status: 'completed',
+      ...file,
+      ...(options.model ? { model: options.model } : {}),
+      ...(cost !== undefined ? { cost } : {}),
+    };
+  }
+  const json = TtsJson.parse(JSON.parse(reply.data.toString('utf8')));
+  const model = json.model ?? options.model;
+  const base = {
+    ...(model ? { model } : {}),
+    ...((json.cost ?? cost) !== undefined ? { cost: json.cost ?? cost } : {}),
+  };
+  if (json.audioUrl) return { status: 'completed', ...base, ...(await fetchAudio(ctx, json.audioUrl)) };
+  if (!json.runId)
+    throw new OrbitError(
+      'unexpected_response',
+      'The speech reply had neither audio, an audioUrl nor a runId.',
+    );
+  recordJob(ctx, {
+    id: json.runId,
+    kind: 'speech',
+    model,
+    status: 'pending',
+    resume: { model },
+    ...(base.cost !== undefined ? { cost: { charged: base.cost } } : {}),
+  });
+  return { ...(await awaitSpeech(ctx, json.runId, model, options.maxWaitS)), ...base };
+}
+
+async function fetchAudio(ctx: ToolContext, url: string): Promise<FileOut> {
+  const { data, contentType } = await download(ctx, url);
+  return saveBytes(ctx, data, contentType);
+}
+
+/** Polls `GET /api/tts/status` until completed or error, within the wait budget. */
+export async function awaitSpeech(
+  ctx: ToolContext,
+  runId: string,
+  model: string | undefined,
+  maxWaitS: number,
+): Promise<AudioOut> {
+  const next = `speech_generate with run_id "${runId}"`;
+  recordJob(ctx, { id: runId, kind: 'speech', next });
+  const outcome = await waitForJob<z.infer<typeof TtsStatus>>({
+    signal: ctx.signal,
+    progress: ctx.progress,
+    deadlineMs: waitBudgetMs(ctx, maxWaitS),
+    startMessage: `speech job ${runId} queued; waiting for it`,
+    interval: { initialMs: 1_000, maxMs: 3_000 },
+    poll: async (): Promise<Step<z.infer<typeof TtsStatus>>> => {
+      const res = await ctx.api.request({
+        method: 'GET',
+        path: '/api/tts/status',
+        query: { runId, model },
+        schema: TtsStatus,
+      });
+      const s = res.data;
+      if (s.status === 'completed' || s.status === 'error') return { done: true, value: s };
+      const queued = s.queuePosition !== undefined && s.queuePosition > 0;
+      return {
+        done: false,
+        state: queued ? 'queued' : 'running',
+        message: queued ? `in queue, position ${s.queuePosition}` : 'synthesizing speech',
+        retryAfterMs: hintFromHeaders(res.headers),
+      };
+    },
+    onPending: (step, polls) =>
+      recordJob(ctx, { id: runId, kind: 'speech', status: 'pending', message: step.message, polls }),
+  });
+  if (!outcome.done)
+    return {
+      status: 'pending',
+      run_id: runId,
+      ...(model ? { model } : {}),
+      next: nextCall('speech_generate', runId),
+    };
+  const s = outcome.value;
+  if (s.status === 'error' || !s.audioUrl) {
+    const message = s.error ?? 'The speech job failed.';
+    recordJob(ctx, {
+      id: runId,
+      kind: 'speech',
+      status: 'error',
+      error: message,
+      next: 'speech_generate with new text',
+    });
+    throw new OrbitError('job_failed', `Speech job ${runId} failed: ${message}`, {
+      upstreamCode: s.code,
+      fix:
+        s.code === 'CONTENT_POLICY_VIOLATION'
+          ? 'Rephrase the text; the content policy refused it.'
+          : 'Call speech_generate again.',
+      details: { run_id: runId },
+    });
+  }
+  ctx.progress.report('speech ready; downloading', 1);
+  const audio = await fetchAudio(ctx, s.audioUrl);
+  recordJob(ctx, {
+    id: runId,
+    kind: 'speech',
+    status: 'completed',
+    progress: 1,
+    next: 'done',
+    result: { path: audio.path, audio_url: s.audioUrl },
+  });
+  return { status: 'completed', run_id: runId, ...(model ? { model } : {}), ...audio };
+}
+
+export function audioText(r: AudioOut): string {
+  if (r.status === 'pending') return `Still running: ${r.run_id}. Next: call ${r.next}.`;
+  const lines = [`Audio saved: ${r.path} (${r.uri})`];
+  if (r.cost !== undefined) lines.push(`Cost: ${r.cost} USD`);
+  return lines.join('\n');
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { InputError } from '../../src/http/errors.js';
+import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { download, FileOut, saveBytes } from './shared.js';
+
+/** Image model records (spec 2 §2.3): each parameter's rule, checked before anything is sent. */
+const Rule = z.union([
+  z.looseObject({
+    type: z.literal('enum'),
+    values: z.array(z.union([z.string(), z.number()])),
+    default: z.unknown().optional(),
+  }),
+  z.looseObject({
+    type: z.literal('range'),
+    min: z.number(),
+    max: z.number(),
+    default: z.unknown().optional(),
+  }),
+]);
+const ImageModel = z.looseObject({
+  id: z.string(),
+  supported_parameters: z.record(z.string(), Rule.or(z.unknown())).optional(),
+  capabilities: z.looseObject({ image_to_image: z.boolean().optional() }).optional(),
+});
+type ImageModel = z.infer<typeof ImageModel>;
+
+const CACHE_MS = 5 * 60_000;
+const cache = new Map<string, { at: number; models: ImageModel[] }>();
+
+export async function imageModel(ctx: ToolContext, id: string): Promise<ImageModel> {
+  const hit = cache.get(ctx.api.baseUrl);
+  let models = hit && Date.now() - hit.at < CACHE_MS ? hit.models : undefined;
+  if (!models) {
+    const { data } = await ctx.api.request({
+      method: 'GET',
+      path: '/api/v1/images/models',
+      credential: 'none',
+      schema: z.looseObject({ data: z.array(ImageModel) }),
+    });
+    models = data.data;
+    cache.set(ctx.api.baseUrl, { at: Date.now(), models });
+  }
+  const model = models.find((m) => m.id === id);
+  if (!model) {
+    throw new InputError(`No image model "${id}".`, {
+      param: 'model',
+      fix: 'Call models_list with kind "image" for valid ids.',
+    });
+  }
+  return model;
+}
+
+/** Refuses a value the model's record does not allow, naming what it does allow. */
+export function checkParameters(model: ImageModel, given: Record<string, unknown>): void {
+  const rules = model.supported_parameters ?? {};
+  for (const [name, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    const parsed = Rule.safeParse(rules[name]);
+    if (!(name in rules)) {
+      const allowed = Object.keys(rules).join(', ') || 'none';
+      throw new InputError(`${model.id} does not take \`${name}\` (it takes: ${allowed}).`, {
+        param: name,
+        fix: `Drop ${name}, or pick another model.`,
+      });
+    }
+    if (!parsed.success) continue;
+    const rule = parsed.data;
+    if (name === 'input_references') {
+      const count = Array.isArray(value) ? value.length : 0;
+      if (rule.type === 'range' && count > rule.max) {
+        throw new InputError(`${model.id} takes at most ${rule.max} input references.`, {
+          param: name,
+          fix: 'Send fewer references.',
+        });
+      }
+      continue;
+    }
+    if (rule.type === 'enum' && !rule.values.map(String).includes(String(value))) {
+      throw new InputError(`\`${name}\` must be one of ${rule.values.join(', ')} for ${model.id}.`, {
+        param: name,
+        fix: `Use one of ${rule.values.join(', ')}.`,
+      });
+    }
+    if (rule.type === 'range' && (typeof value !== 'number' || value < rule.min || value > rule.max)) {
+      throw new InputError(`\`${name}\` must be from ${rule.min} to ${rule.max} for ${model.id}.`, {
+        param: name,
+        fix: `Use a value from ${rule.min} to ${rule.max}.`,
+      });
+    }
+  }
+}
+
+/** The image reply (GAPS.md): `{created, data:[{b64_json}|{url}], cost, paymentSource, remainingBalance}`. */
+export const ImageReply = z.looseObject({
+  data: z.array(
+    z.looseObject({
+      b64_json: z.string().optional(),
+      url: z.string().optional(),
+      revised_prompt: z.string().optional(),
+    }),
+  ),
+  cost: z.number().optional(),
+  remainingBalance: z.number().optional(),
+});
+
+export const ImagesOut = z.object({
+  images: z.array(FileOut),
+  cost: z.number().optional(),
+  request_id: z.string().optional(),
+});
+export type ImagesOut = z.infer<typeof ImagesOut>;
+
+/** Saves every image of a reply (base64 or temporary URL) under the output directory. */
+export async function saveImages(
+  ctx: ToolContext,
+  reply: z.infer<typeof ImageReply>,
+): Promise<ImagesOut['images']> {
+  const images: ImagesOut['images'] = [];
+  for (const [i, item] of reply.data.entries()) {
+    ctx.progress.report(`saving image ${i + 1} of ${reply.data.length}`);
+    if (item.b64_json) images.push(await saveBytes(ctx, Buffer.from(item.b64_json, 'base64')));
+    else if (item.url) {
+      const { data, contentType } = await download(ctx, item.url);
+      images.push(await saveBytes(ctx, data, contentType));
+    }
+  }
+  return images;
+}
+
+export function imagesText(r: ImagesOut): string {
+  const lines = r.images.map((img, i) => `Image ${i + 1}: ${img.path} (${img.uri})`);
+  if (r.cost !== undefined) lines.push(`Cost: ${r.cost} USD`);
+  return lines.join('\n') || 'No images came back.';
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineTool, SPEND } from '../../src/mcp/define-tool.js';
+import { AudioOut, audioText, settleAudio } from './audio.js';
+import { filesContent } from './shared.js';
+
+export default defineTool({
+  name: 'music_generate',
+  title: 'Generate music',
+  description:
+    'Music from a prompt with a music model (models_list kind=audio). Saves the track, inline when small.',
+  toolset: 'media',
+  credential: 'api_key',
+  input: z.object({
+    prompt: z.string().describe('style, mood, instruments'),
+    model: z.string(),
+  }),
+  output: AudioOut,
+  annotations: SPEND,
+  async run(args, ctx) {
+    ctx.progress.report(`composing with ${args.model}`);
+    // Music goes through the common speech route; the voice is ignored but must be a string.
+    const res = await ctx.api.bytes({
+      method: 'POST',
+      path: '/api/v1/audio/speech',
+      body: { model: args.model, input: args.prompt, voice: 'default' },
+      headers: { accept: 'audio/*, application/json' },
+    });
+    return settleAudio(ctx, res, { model: args.model, maxWaitS: 50 });
+  },
+  text: audioText,
+  content: (r) => filesContent([r]),
+});

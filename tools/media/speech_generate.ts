@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { InputError } from '../../src/http/errors.js';
+import { defineTool, SPEND } from '../../src/mcp/define-tool.js';
+import { AudioOut, audioText, awaitSpeech, settleAudio } from './audio.js';
+import { filesContent, knownJob, MaxWait } from './shared.js';
+
+export default defineTool({
+  name: 'speech_generate',
+  title: 'Text to speech',
+  description:
+    'Text to speech. Saves the audio, inline when small. Slow jobs past max_wait_s return a run_id to resume with.',
+  toolset: 'media',
+  credential: 'api_key',
+  input: z.object({
+    text: z.string().optional(),
+    model: z.string().optional().describe('models_list kind=audio'),
+    voice: z.string().optional(),
+    format: z.enum(['mp3', 'wav', 'opus', 'flac']).optional(),
+    options: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('speed, instructions; premium voices: stability, similarity_boost, style'),
+    stream: z.boolean().default(false).describe('stream if the model can'),
+    run_id: z.string().optional().describe('resume a job'),
+    max_wait_s: MaxWait,
+  }),
+  output: AudioOut,
+  annotations: SPEND,
+  task: true,
+  async run(args, ctx) {
+    if (args.run_id) {
+      const model = args.model ?? (knownJob(ctx, args.run_id)?.resume?.model as string | undefined);
+      return awaitSpeech(ctx, args.run_id, model, args.max_wait_s);
+    }
+    if (!args.text)
+      throw new InputError('Nothing to speak.', { fix: 'Pass text, or run_id to resume an earlier job.' });
+    ctx.progress.report(`synthesizing ${args.text.length} characters`);
+    const res = args.stream
+      ? await ctx.api.bytes({
+          method: 'POST',
+          path: '/api/v1/audio/speech',
+          body: {
+            model: args.model,
+            input: args.text,
+            voice: args.voice,
+            stream: true,
+            response_format: args.format,
+          },
+          headers: { accept: 'audio/*, application/json' },
+        })
+      : await ctx.api.bytes({
+          method: 'POST',
+          path: '/api/tts',
+          body: {
+            ...args.options,
+            text: args.text,
+            model: args.model,
+            voice: args.voice,
+            response_format: args.format,
+          },
+          headers: { accept: 'audio/*, application/json' },
+        });
+    return settleAudio(ctx, res, { model: args.model, maxWaitS: args.max_wait_s });
+  },
+  text: audioText,
+  content: (r) => filesContent([r]),
+});

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { defineTool, SPEND } from '../../src/mcp/define-tool.js';
+import { FileFields, filesContent, saveBytes } from './shared.js';
+
+const Reply = z.looseObject({
+  transcripts: z.array(
+    z.looseObject({
+      url: z.string(),
+      success: z.boolean(),
+      title: z.string().nullish(),
+      transcript: z.string().nullish(),
+      error: z.string().nullish(),
+    }),
+  ),
+  summary: z
+    .looseObject({
+      requested: z.number().optional(),
+      processed: z.number().optional(),
+      successful: z.number().optional(),
+      failed: z.number().optional(),
+      totalCost: z.number().optional(),
+    })
+    .optional(),
+});
+
+/** Per transcript inline; all of them in full go to a JSON file when any is longer. */
+const MAX_CHARS = 6_000;
+
+export default defineTool({
+  name: 'transcribe_video_links',
+  title: 'Transcribe video links',
+  description:
+    'Transcripts of 1-10 video links; each link succeeds or fails on its own; 0.01 USD per success.',
+  toolset: 'media',
+  credential: 'api_key',
+  input: z.object({ urls: z.array(z.string()).min(1).max(10) }),
+  output: z.object({
+    transcripts: z.array(
+      z.object({
+        url: z.string(),
+        ok: z.boolean(),
+        title: z.string().optional(),
+        text: z.string().optional(),
+        error: z.string().optional(),
+      }),
+    ),
+    summary: z
+      .object({
+        successful: z.number(),
+        failed: z.number(),
+        total_cost: z.number(),
+      })
+      .partial(),
+    ...FileFields,
+  }),
+  annotations: SPEND,
+  async run(args, ctx) {
+    ctx.progress.report(`fetching ${args.urls.length} transcript${args.urls.length > 1 ? 's' : ''}`);
+    const { data } = await ctx.api.request({
+      method: 'POST',
+      path: '/api/youtube-transcribe',
+      body: { urls: args.urls },
+      schema: Reply,
+    });
+    const cut = data.transcripts.some((t) => (t.transcript?.length ?? 0) > MAX_CHARS);
+    const file = cut
+      ? await saveBytes(ctx, Buffer.from(JSON.stringify(data.transcripts, null, 1)), 'application/json')
+      : undefined;
+    const s = data.summary ?? {};
+    return {
+      transcripts: data.transcripts.map((t) => ({
+        url: t.url,
+        ok: t.success,
+        ...(t.title ? { title: t.title } : {}),
+        ...(t.transcript
+          ? { text: t.transcript.length > MAX_CHARS ? `${t.transcript.slice(0, MAX_CHARS)}…` : t.transcript }
+          : {}),
+        ...(t.error ? { error: t.error } : {}),
+      })),
+      summary: {
+        ...(s.successful !== undefined ? { successful: s.successful } : {}),
+        ...(s.failed !== undefined ? { failed: s.failed } : {}),
+        ...(s.totalCost !== undefined ? { total_cost: s.totalCost } : {}),
+      },
+      ...file,
+    };
+  },
+  text: (r) =>
+    [
+      ...r.transcripts.map((t) =>
+        t.ok ? `✓ ${t.title ?? t.url}\n${t.text ?? ''}` : `✗ ${t.url}: ${t.error ?? 'failed'}`,
+      ),
+      `${r.summary.successful ?? 0} of ${r.transcripts.length} transcribed; cost ${r.summary.total_cost ?? 0} USD`,
+    ].join('\n\n'),
+  content: (r) => filesContent([r]),
+});

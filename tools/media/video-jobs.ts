@@ -1,0 +1,270 @@
+import { z } from 'zod';
+import { OrbitError } from '../../src/http/errors.js';
+import { hintFromHeaders, type Step, seconds, waitForJob } from '../../src/jobs/wait.js';
+import type { ToolContext } from '../../src/mcp/define-tool.js';
+import {
+  download,
+  FileFields,
+  type FileOut,
+  nextCall,
+  optionalNumber,
+  recordJob,
+  saveBytes,
+  waitBudgetMs,
+} from './shared.js';
+
+/**
+ * Video jobs: the accepted reply (spec 2 §2.4), both status shapes of GAPS.md normalized to the
+ * spec's status words, readable progress, and the one waiting machine.
+ */
+export const VideoOut = z.object({
+  run_id: z.string(),
+  status: z.string(),
+  video_url: z.string().optional(),
+  ...FileFields,
+  cost: z.object({ estimate: z.number(), final: z.number(), balance: z.number() }).partial().optional(),
+  next: z.string().optional(),
+});
+export type VideoOut = z.infer<typeof VideoOut>;
+
+export const Accepted = z.looseObject({
+  runId: z.string().optional(),
+  id: z.string().optional(),
+  requestId: z.string().optional(),
+  status: z.string().optional(),
+  model: z.string().optional(),
+  cost: z.number().optional(),
+  paymentSource: z.string().optional(),
+  remainingBalance: z.number().optional(),
+  prechargeLabel: z.string().optional(),
+});
+
+const Status = z.looseObject({
+  status: z.string().optional(),
+  progress: z.number().nullish(),
+  estimatedTimeRemaining: z.number().nullish(),
+  videoUrl: z.string().nullish(),
+  error: z.string().nullish(),
+  model: z.string().optional(),
+  data: z
+    .looseObject({
+      status: z.string(),
+      output: z.looseObject({ video: z.looseObject({ url: z.string() }).optional() }).nullish(),
+      cost: z.number().nullish(),
+      error: z.string().nullish(),
+      userFriendlyError: z.string().nullish(),
+      queuePosition: z.number().nullish(),
+    })
+    .optional(),
+});
+
+export interface VideoState {
+  status: 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELED' | 'UNKNOWN';
+  videoUrl?: string;
+  finalCost?: number;
+  error?: string;
+  queuePosition?: number;
+  percent?: number;
+  etaSeconds?: number;
+}
+
+const FLAT: Record<string, VideoState['status']> = {
+  queued: 'IN_QUEUE',
+  pending: 'IN_QUEUE',
+  processing: 'IN_PROGRESS',
+  completed: 'COMPLETED',
+  failed: 'FAILED',
+  cancelled: 'CANCELED',
+  canceled: 'CANCELED',
+};
+const KNOWN = new Set(['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED', 'FAILED', 'CANCELED']);
+
+/** Either reply shape (nested `data.status` or flat `status`), to the spec's status words. */
+export function readVideoStatus(reply: z.infer<typeof Status>): VideoState {
+  if (reply.data) {
+    const d = reply.data;
+    const word = d.status.toUpperCase();
+    return {
+      status: KNOWN.has(word) ? (word as VideoState['status']) : (FLAT[d.status.toLowerCase()] ?? 'UNKNOWN'),
+      videoUrl: d.output?.video?.url,
+      finalCost: optionalNumber(d.cost),
+      error: d.userFriendlyError ?? d.error ?? undefined,
+      queuePosition: optionalNumber(d.queuePosition),
+    };
+  }
+  const word = reply.status ?? 'unknown';
+  return {
+    status: KNOWN.has(word.toUpperCase())
+      ? (word.toUpperCase() as VideoState['status'])
+      : (FLAT[word.toLowerCase()] ?? 'UNKNOWN'),
+    videoUrl: reply.videoUrl ?? undefined,
+    error: reply.error ?? undefined,
+    percent: optionalNumber(reply.progress),
+    etaSeconds: optionalNumber(reply.estimatedTimeRemaining),
+  };
+}
+
+/** The line a person reads while waiting. */
+export function describeVideo(state: VideoState, elapsedMs?: number): { message: string; fraction?: number } {
+  if (state.status === 'IN_QUEUE') {
+    return {
+      message: `in queue${state.queuePosition ? `, position ${state.queuePosition}` : ''}`,
+      fraction: 0.05,
+    };
+  }
+  if (state.status === 'IN_PROGRESS') {
+    const parts = ['rendering'];
+    if (state.percent !== undefined) parts.push(`${Math.round(state.percent)}%`);
+    if (state.etaSeconds) parts.push(`about ${Math.round(state.etaSeconds)} s left`);
+    else if (state.percent === undefined && elapsedMs !== undefined)
+      parts.push(`${seconds(elapsedMs)} so far`);
+    return {
+      message: parts.join(', '),
+      fraction: state.percent !== undefined ? 0.1 + (0.85 * state.percent) / 100 : 0.1,
+    };
+  }
+  return { message: 'status unknown; still checking' };
+}
+
+export async function fetchVideoStatus(ctx: ToolContext, runId: string) {
+  const res = await ctx.api.request({
+    method: 'GET',
+    path: '/api/video/status',
+    query: { requestId: runId },
+    schema: Status,
+  });
+  return { state: readVideoStatus(res.data), hintMs: hintFromHeaders(res.headers), model: res.data.model };
+}
+
+interface Known {
+  runId: string;
+  model?: string;
+  estimate?: number;
+  balance?: number;
+}
+
+/** Polls a video run until it ends or the wait budget runs out; saves the MP4 when asked. */
+export async function awaitVideo(
+  ctx: ToolContext,
+  known: Known,
+  options: { maxWaitS: number; download: boolean },
+): Promise<VideoOut> {
+  const job = recordJob(ctx, {
+    id: known.runId,
+    kind: 'video',
+    model: known.model,
+    next: nextCall('video_status', known.runId),
+  });
+  const estimate = known.estimate ?? (typeof job.cost?.estimate === 'number' ? job.cost.estimate : undefined);
+  const started = Date.now();
+  const outcome = await waitForJob<VideoState>({
+    signal: ctx.signal,
+    progress: ctx.progress,
+    deadlineMs: waitBudgetMs(ctx, options.maxWaitS),
+    startMessage: `video ${known.runId} submitted; waiting for it`,
+    poll: async (): Promise<Step<VideoState>> => {
+      const { state, hintMs } = await fetchVideoStatus(ctx, known.runId);
+      if (state.status === 'COMPLETED' || state.status === 'FAILED' || state.status === 'CANCELED')
+        return { done: true, value: state };
+      const { message, fraction } = describeVideo(state, Date.now() - started);
+      return {
+        done: false,
+        state: state.status === 'IN_QUEUE' ? 'queued' : 'running',
+        message,
+        fraction,
+        retryAfterMs: hintMs,
+      };
+    },
+    onPending: (step, polls) => {
+      const status = step.state === 'queued' ? 'IN_QUEUE' : 'IN_PROGRESS';
+      recordJob(ctx, {
+        id: known.runId,
+        kind: 'video',
+        status,
+        message: step.message,
+        progress: step.fraction,
+        polls,
+      });
+    },
+  });
+  const cost = {
+    ...(estimate !== undefined ? { estimate } : {}),
+    ...(known.balance !== undefined ? { balance: known.balance } : {}),
+  };
+  if (!outcome.done) {
+    const status = outcome.last?.state === 'queued' ? 'IN_QUEUE' : 'IN_PROGRESS';
+    const next = nextCall('video_status', known.runId);
+    recordJob(ctx, { id: known.runId, kind: 'video', status, next });
+    return {
+      run_id: known.runId,
+      status,
+      ...(Object.keys(cost).length ? { cost } : {}),
+      next,
+    };
+  }
+  const state = outcome.value;
+  ctx.progress.report(`video ${state.status.toLowerCase()}`, 1);
+  const finalCost = state.status === 'COMPLETED' ? (state.finalCost ?? estimate) : undefined;
+  const refunded = state.status === 'FAILED' && estimate !== undefined ? estimate : undefined;
+  if (state.status !== 'COMPLETED') {
+    const error = state.error ?? `The video job ended ${state.status}.`;
+    recordJob(ctx, {
+      id: known.runId,
+      kind: 'video',
+      status: state.status,
+      error,
+      cost,
+      next: 'video_generate again',
+    });
+    const refund = refunded !== undefined ? ` The pre-charge of ${refunded} USD was refunded.` : '';
+    throw new OrbitError('job_failed', `Video ${known.runId} ${state.status}: ${error}${refund}`, {
+      fix: 'Adjust the prompt or settings and call video_generate again.',
+      details: { run_id: known.runId, ...(refunded !== undefined ? { refunded_usd: refunded } : {}) },
+    });
+  }
+  const file = state.videoUrl && options.download ? await saveVideo(ctx, state.videoUrl) : undefined;
+  const out: VideoOut = {
+    run_id: known.runId,
+    status: state.status,
+    ...(state.videoUrl ? { video_url: state.videoUrl } : {}),
+    ...file,
+    cost: { ...cost, ...(finalCost !== undefined ? { final: finalCost } : {}) },
+  };
+  recordJob(ctx, {
+    id: known.runId,
+    kind: 'video',
+    status: state.status,
+    message: 'video completed',
+    progress: 1,
+    next: 'done',
+    cost: out.cost,
+    result: { video_url: state.videoUrl, path: file?.path },
+    error: state.error,
+  });
+  return out;
+}
+
+async function saveVideo(ctx: ToolContext, url: string): Promise<FileOut> {
+  const { data, contentType } = await download(ctx, url);
+  return saveBytes(ctx, data, contentType);
+}
+
+/** Text for video results: the state, where the video is, and what it cost. */
+export function videoText(r: VideoOut): string {
+  const lines = [`Video ${r.run_id}: ${r.status}`];
+  if (r.path) lines.push(`Saved: ${r.path} (${r.uri})`);
+  if (r.video_url) lines.push(`URL (temporary): ${r.video_url}`);
+  if (r.cost) {
+    const c = r.cost;
+    const parts = [
+      c.estimate !== undefined && `pre-charged ${c.estimate} USD`,
+      c.final !== undefined && `final ${c.final} USD`,
+
+      c.balance !== undefined && `balance ${c.balance} USD`,
+    ].filter(Boolean);
+    if (parts.length) lines.push(`Cost: ${parts.join(', ')}`);
+  }
+
+  if (r.next) lines.push(`Still running. Next: call ${r.next}.`);
+  return lines.join('\n');
+}

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { LIMITS, readMediaInput } from '../../src/files/input.js';
+import { InputError } from '../../src/http/errors.js';
+import { defineTool, SPEND, type ToolContext } from '../../src/mcp/define-tool.js';
+import { filesContent, MaxWait, recordJob } from './shared.js';
+import { Accepted, awaitVideo, VideoOut, videoText } from './video-jobs.js';
+
+const Input = z.object({
+  model: z.string().describe('models_list kind=video'),
+  prompt: z.string(),
+  duration: z.string().optional().describe('seconds'),
+  aspect_ratio: z.string().optional(),
+  resolution: z.enum(['480p', '720p', '1080p']).optional(),
+  image: z.string().optional().describe('start frame: URL, data URL or path ≤4 MB'),
+  video: z.string().optional().describe('source video, same forms'),
+
+  options: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('other model fields (seed, mode, generateAudio...)'),
+  wait: z.boolean().default(true),
+  max_wait_s: MaxWait,
+  download: z.boolean().default(true).describe('save the MP4'),
+});
+
+/** Image and video inputs: URLs pass through; local files and data URLs go inline, 4 MB at most. */
+async function mediaFields(ctx: ToolContext, args: z.infer<typeof Input>): Promise<Record<string, string>> {
+  const fields: Record<string, string> = {};
+  for (const [arg, urlField, dataField] of [
+    ['image', 'imageUrl', 'imageDataUrl'],
+    ['video', 'videoUrl', 'videoDataUrl'],
+  ] as const) {
+    const ref = args[arg];
+    if (!ref) continue;
+    const input = await readMediaInput(ref, ctx.files, {
+      maxBytes: LIMITS.videoInput,
+      purpose: 'video generation',
+      argument: arg,
+    });
+    if (input.kind === 'url') fields[urlField] = input.url;
+    else fields[dataField] = input.dataUrl;
+  }
+  return fields;
+}
+
+export default defineTool({
+  name: 'video_generate',
+  title: 'Generate a video',
+  description:
+    'Text or image to video. Waits with progress and saves the MP4; past max_wait_s returns the run id for video_status.',
+  toolset: 'media',
+  credential: 'api_key',
+  input: Input,
+  output: VideoOut,
+  annotations: SPEND,
+  task: true,
+  async run(args, ctx) {
+    for (const key of Object.keys(args.options ?? {})) {
+      if (key in Input.shape || ['imageUrl', 'imageDataUrl', 'videoUrl', 'videoDataUrl'].includes(key)) {
+        throw new InputError(`options.${key} duplicates a named argument.`, {
+          fix: `Pass ${key} as its own argument.`,
+        });
+      }
+    }
+    const body = {
+      ...args.options,
+      model: args.model,
+      prompt: args.prompt,
+      duration: args.duration,
+      aspect_ratio: args.aspect_ratio,
+      resolution: args.resolution,
+
+      ...(await mediaFields(ctx, args)),
+    };
+    ctx.progress.report('submitting the video job');
+    const { data } = await ctx.api.request({
+      method: 'POST',
+      path: '/api/generate-video',
+      body,
+      schema: Accepted,
+    });
+    const runId = data.runId ?? data.id ?? data.requestId;
+    if (!runId)
+      throw new InputError('The platform accepted the job but sent no run id.', {
+        fix: 'Call video_recent to find it.',
+      });
+    const cost = {
+      ...(data.cost !== undefined ? { estimate: data.cost } : {}),
+      ...(data.remainingBalance !== undefined ? { balance: data.remainingBalance } : {}),
+    };
+    recordJob(ctx, { id: runId, kind: 'video', model: data.model ?? args.model, status: 'pending', cost });
+    if (!args.wait) {
+      return {
+        run_id: runId,
+        status: 'IN_QUEUE',
+        model: data.model ?? args.model,
+        cost,
+        next: `video_status with run_id "${runId}"`,
+      };
+    }
+    return awaitVideo(
+      ctx,
+      { runId, model: data.model ?? args.model, estimate: data.cost, balance: data.remainingBalance },
+      { maxWaitS: args.max_wait_s, download: args.download },
+    );
+  },
+  text: videoText,
+  content: (r) => filesContent([r]),
+});

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineTool, READ } from '../../src/mcp/define-tool.js';
+import { filesContent, knownJob, MaxWait } from './shared.js';
+import { awaitVideo, VideoOut, videoText } from './video-jobs.js';
+
+export default defineTool({
+  name: 'video_status',
+  title: 'Video job status',
+  description: 'State of a video run; waits up to max_wait_s for it to finish, then saves the MP4. Free.',
+  toolset: 'media',
+  credential: 'api_key',
+  input: z.object({
+    run_id: z.string(),
+    max_wait_s: MaxWait,
+  }),
+  output: VideoOut,
+  annotations: { ...READ, idempotentHint: false },
+  async run(args, ctx) {
+    const job = knownJob(ctx, args.run_id);
+    return awaitVideo(
+      ctx,
+      { runId: args.run_id, model: job?.model },
+      { maxWaitS: args.max_wait_s, download: true },
+    );
+  },
+  text: videoText,
+  content: (r) => filesContent([r]),
+});
