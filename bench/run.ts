@@ -1,0 +1,129 @@
+/**
+ * `npm run bench`: measures orbit-mcp against baselines in one run and writes bench/results.json
+ * and the README's benchmark table. Everything runs on 127.0.0.1; every loop is bounded.
+ * Sizes can be lowered for a quick look (BENCH_START_RUNS, BENCH_CHAT_CALLS, BENCH_RPS_WINDOW_MS),
+ * but the published figures use the defaults.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { SANDBOX_DEMO_KEY, startSandbox } from '../src/sandbox/index.js';
+import { buildBaselines } from './lib/build-baselines.js';
+import type { Figure } from './lib/figure.js';
+import { startInProcess } from './lib/in-process.js';
+import { ORBIT_BIN } from './lib/paths.js';
+import { markdownTable, writeReadmeBlock, writeResults } from './lib/report.js';
+import { measureFirstProgress } from './measures/first-progress.js';
+import { measureChatLatency } from './measures/latency.js';
+import { measureStartUp, startUpFigures } from './measures/start-up.js';
+import { measureThroughput } from './measures/throughput.js';
+import { measureTokens } from './measures/tokens.js';
+
+const size = (name: string, fallback: number, min: number) =>
+  Math.max(min, Number(process.env[name] ?? fallback));
+const START_RUNS = size('BENCH_START_RUNS', 21, 15);
+const CHAT_CALLS = size('BENCH_CHAT_CALLS', 500, 200);
+const PROGRESS_CALLS = 100;
+const STREAM_CHUNK_DELAY_MS = 5;
+const SESSIONS = 32;
+const RPS_WINDOW_MS = size('BENCH_RPS_WINDOW_MS', 5_000, 1_000);
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+// Other work on the machine moves these figures more than anything in the code; record it.
+const loadAtStart = loadavg()[0]!;
+if (!existsSync(ORBIT_BIN)) {
+  throw new Error(`${ORBIT_BIN} is missing: run \`npm run bench\`, which builds first.`);
+}
+if (loadAtStart > cpus().length / 2) {
+  say(
+    `note: load average ${loadAtStart.toFixed(1)} on ${cpus().length} cpus; other work will skew the figures`,
+  );
+}
+say('building baselines…');
+const baselines = await buildBaselines();
+const sandbox = await startSandbox({ quiet: true });
+const figures: Figure[] = [];
+try {
+  // The plain server (no --sandbox) pointed at a sandbox that is already up: what a desktop
+  // assistant starts, without timing the sandbox's own start.
+  const orbitEnv = { ORBIT_BASE_URL: sandbox.url, ORBIT_API_KEY: SANDBOX_DEMO_KEY };
+  say(`cold start and memory: ${START_RUNS} interleaved runs each…`);
+  const samples = await measureStartUp(
+    [
+      { name: 'orbit', args: [ORBIT_BIN], env: orbitEnv },
+      { name: 'baseline', args: [baselines.bundled], env: {} },
+      { name: 'unbundled', args: [baselines.unbundled], env: {} },
+    ],
+    START_RUNS,
+  );
+  figures.push(...startUpFigures(samples, 'orbit', 'baseline', 'unbundled'));
+
+  say('tools/list tokens…');
+  figures.push(...(await measureTokens([ORBIT_BIN], orbitEnv)));
+
+  // A key of its own, so the demo key's balance and daily limit do not bound the loops.
+  const key = sandbox.state.createKey({ balance: 1_000_000, label: 'bench' });
+  say(`chat latency: ${CHAT_CALLS} interleaved calls each, stream false and true…`);
+  const mcp = await startInProcess(sandbox.url, key);
+  try {
+    figures.push(...(await measureChatLatency(mcp, sandbox.url, key, CHAT_CALLS)));
+  } finally {
+    await mcp.close();
+  }
+
+  say(`first progress: ${PROGRESS_CALLS} streamed calls…`);
+  const paced = await startSandbox({ quiet: true, timing: { streamChunkDelayMs: STREAM_CHUNK_DELAY_MS } });
+  const pacedKey = paced.state.createKey({ balance: 1_000_000, label: 'bench' });
+  const pacedMcp = await startInProcess(paced.url, pacedKey);
+  try {
+    figures.push(await measureFirstProgress(pacedMcp, PROGRESS_CALLS, STREAM_CHUNK_DELAY_MS));
+  } finally {
+    await pacedMcp.close();
+    await paced.close();
+  }
+
+  say(`throughput: ${SESSIONS} HTTP sessions, ${RPS_WINDOW_MS} ms windows…`);
+  figures.push(
+    await measureThroughput(
+      {
+        args: [ORBIT_BIN, '--http', '--sandbox', '--port', '0'],
+        env: { ORBIT_LOG_LEVEL: 'error' },
+        tool: 'auth_status',
+        toolArgs: {},
+      },
+      { args: [baselines.http, '0'], tool: 'echo', toolArgs: { text: 'hi' } },
+      SESSIONS,
+      RPS_WINDOW_MS,
+    ),
+  );
+} finally {
+  await sandbox.close();
+}
+
+const environment = {
+  generatedAt: new Date().toISOString(),
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+  cpus: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown'}`,
+  commit: gitCommit(),
+  loadAverage1m: { start: loadAtStart, end: loadavg()[0]! },
+};
+const table = markdownTable(figures);
+await writeResults('bench/results.json', environment, figures);
+await writeReadmeBlock(
+  'README.md',
+  `${table}\n\nMeasured by \`npm run bench\` on Node ${environment.node}, ${environment.cpus}, load average ${loadAtStart.toFixed(1)} at the start. Baselines: a one-tool SDK server (\`bench/baseline/\`) bundled with the same esbuild options, and the same \`chat\` request sent straight to the sandbox with undici. Raw samples in \`bench/results.json\`.`,
+);
+say(`\n${table}\n\nwrote bench/results.json and the README table`);
+if (figures.some((figure) => figure.pass === false)) process.exitCode = 1;
+
+function gitCommit(): string | undefined {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head}+changes` : head;
+  } catch {
+    return undefined;
+  }
+}
