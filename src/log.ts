@@ -26,7 +26,11 @@ export function registerSecret(value: string | undefined): void {
 export function redact(text: string): string {
   let out = text;
   for (const secret of secrets) out = out.split(secret).join('[redacted]');
-  for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, (_m, prefix) => `${typeof prefix === 'string' && prefix.startsWith('Bearer') ? prefix : ''}[redacted]`);
+  for (const pattern of SECRET_PATTERNS)
+    out = out.replace(
+      pattern,
+      (_m, prefix) => `${typeof prefix === 'string' && prefix.startsWith('Bearer') ? prefix : ''}[redacted]`,
+    );
   return out;
 }
 

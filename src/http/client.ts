@@ -3,8 +3,21 @@ import type { z } from 'zod';
 import { type CredentialKind, type CredentialProvider, HOW_TO_GET } from '../auth/credentials.js';
 import type { Logger } from '../log.js';
 import { errorFromResponse } from './envelopes.js';
-import { AbortedError, ConnectionError, MissingCredentialError, OrbitError, ResponseValidationError } from './errors.js';
-import { DEFAULT_RETRY, isIdempotent, nextDelay, type Outcome, parseRetryAfter, type RetryPolicy } from './retry.js';
+import {
+  AbortedError,
+  ConnectionError,
+  MissingCredentialError,
+  OrbitError,
+  ResponseValidationError,
+} from './errors.js';
+import {
+  DEFAULT_RETRY,
+  isIdempotent,
+  nextDelay,
+  type Outcome,
+  parseRetryAfter,
+  type RetryPolicy,
+} from './retry.js';
 import { readSse, type SseEvent } from './sse.js';
 import { validateReply } from './validate.js';
 
@@ -103,7 +116,10 @@ export class HttpClient {
         return { data, status: res.statusCode, requestId, headers: flatHeaders(res.headers) };
       },
       stream: async (spec) => {
-        const res = await this.send({ ...spec, headers: { accept: 'text/event-stream', ...spec.headers } }, scope);
+        const res = await this.send(
+          { ...spec, headers: { accept: 'text/event-stream', ...spec.headers } },
+          scope,
+        );
         const requestId = requestIdOf(res.headers);
         const events = readSse(res.body, { requestId, isTerminal: spec.isTerminal, signal: scope.signal });
         return { status: res.statusCode, requestId, headers: flatHeaders(res.headers), events };
@@ -134,7 +150,10 @@ export class HttpClient {
     this.agent ??= import('undici').then((loaded) => {
       // A bundler may hand a CommonJS module over as its `default` export.
       const undici = (loaded.Agent ? loaded : loaded.default) as typeof loaded;
-      return { agent: new undici.Agent({ keepAliveTimeout: 30_000, connections: 64 }), request: undici.request };
+      return {
+        agent: new undici.Agent({ keepAliveTimeout: 30_000, connections: 64 }),
+        request: undici.request,
+      };
     });
     return this.agent;
   }
@@ -169,7 +188,11 @@ export class HttpClient {
         const requestId = requestIdOf(res.headers);
         const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
         const text = await res.body.text().catch(() => '');
-        failure = errorFromResponse(res.statusCode, safeJson(text), { requestId, retryAfterMs, rawText: text });
+        failure = errorFromResponse(res.statusCode, safeJson(text), {
+          requestId,
+          retryAfterMs,
+          rawText: text,
+        });
         if (res.statusCode === 401 && credential) await scope.credentials.rejected(credential);
         outcome = { kind: 'status', status: res.statusCode, retryAfterMs };
       } catch (error) {
@@ -230,7 +253,10 @@ export class HttpClient {
   }
 
   private headers(spec: RequestSpec, kind: CredentialKind | undefined, value: string | undefined) {
-    const headers: Record<string, string> = { 'user-agent': this.options.userAgent, accept: 'application/json' };
+    const headers: Record<string, string> = {
+      'user-agent': this.options.userAgent,
+      accept: 'application/json',
+    };
     if (kind === 'session' && value) headers.cookie = value.includes('=') ? value : `session=${value}`;
     else if (value) headers.authorization = `Bearer ${value}`;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
@@ -240,7 +266,10 @@ export class HttpClient {
 }
 
 /** Encodes once, so a retry sends the same bytes; multipart goes through the web Response encoder. */
-async function encodeBody(spec: RequestSpec, headers: Record<string, string>): Promise<string | Buffer | undefined> {
+async function encodeBody(
+  spec: RequestSpec,
+  headers: Record<string, string>,
+): Promise<string | Buffer | undefined> {
   if (spec.form) {
     const encoded = new Response(spec.form);
     headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
@@ -298,11 +327,15 @@ function parseJson(text: string, requestId: string | undefined): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new ResponseValidationError('malformed_response', 'The platform sent a reply that is not valid JSON.', {
-      requestId,
-      fix: 'This is a platform fault; call again in a moment.',
-      details: { preview: text.slice(0, 120) },
-    });
+    throw new ResponseValidationError(
+      'malformed_response',
+      'The platform sent a reply that is not valid JSON.',
+      {
+        requestId,
+        fix: 'This is a platform fault; call again in a moment.',
+        details: { preview: text.slice(0, 120) },
+      },
+    );
   }
 }
 

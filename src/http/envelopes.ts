@@ -32,9 +32,18 @@ const messages = z.object({
   type: z.literal('error'),
   error: z.object({ type: z.string(), message: z.string(), param: z.string().nullish() }),
 });
-const legacy = z.object({ error: z.string(), status: z.number().optional(), requiredBalance: z.number().optional() });
+const legacy = z.object({
+  error: z.string(),
+  status: z.number().optional(),
+  requiredBalance: z.number().optional(),
+});
 const batch = z.object({ error: z.number(), message: z.string() });
-const teams = z.object({ code: z.string(), message: z.string(), details: z.unknown().optional(), status: z.number() });
+const teams = z.object({
+  code: z.string(),
+  message: z.string(),
+  details: z.unknown().optional(),
+  status: z.number(),
+});
 
 export interface ParsedEnvelope {
   message: string;
@@ -68,7 +77,11 @@ export function parseEnvelope(body: unknown): ParsedEnvelope | undefined {
     for (const key of ['code', 'type', 'userFriendlyError']) {
       if (typeof record[key] === 'string') details[key] = record[key];
     }
-    return { message: l.data.error, code: typeof record.code === 'string' ? record.code : undefined, details };
+    return {
+      message: l.data.error,
+      code: typeof record.code === 'string' ? record.code : undefined,
+      details,
+    };
   }
   const b = batch.safeParse(body);
   if (b.success) return { message: b.data.message, code: String(b.data.error) };
@@ -82,7 +95,8 @@ export function parseEnvelope(body: unknown): ParsedEnvelope | undefined {
 
 /** What a person (or model) should do about each status. */
 function fixFor(status: number, code: string | undefined, retryAfterMs: number | undefined): string {
-  if (code === 'context_length_exceeded') return 'Shorten the messages or pick a model with a longer context.';
+  if (code === 'context_length_exceeded')
+    return 'Shorten the messages or pick a model with a longer context.';
   if (code === 'model_not_found' || code === 'model_not_available')
     return 'Call models_list to find a valid model id.';
   if (code === 'content_policy_violation') return 'Rephrase the prompt; this generation was not charged.';
@@ -123,7 +137,9 @@ export function errorFromResponse(
   const parsed = parseEnvelope(body);
   const message =
     parsed?.message ??
-    (meta.rawText ? meta.rawText.slice(0, 300) : `The platform answered HTTP ${status} without an error message.`);
+    (meta.rawText
+      ? meta.rawText.slice(0, 300)
+      : `The platform answered HTTP ${status} without an error message.`);
   const options: OrbitErrorOptions = {
     status,
     requestId: meta.requestId,

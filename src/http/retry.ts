@@ -11,7 +11,12 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 2, maxTotalWaitMs: 30_000, baseDelayMs: 400, maxDelayMs: 8_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxRetries: 2,
+  maxTotalWaitMs: 30_000,
+  baseDelayMs: 400,
+  maxDelayMs: 8_000,
+};
 
 const BACKOFF_STATUSES = new Set([408, 500, 502, 503, 504]);
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
@@ -32,7 +37,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 
 export type Outcome =
   | { kind: 'status'; status: number; retryAfterMs?: number }
-  | { kind: 'network'; /** true when nothing reached the server (connection refused). */ notSent: boolean };
+  | { kind: 'network' /** true when nothing reached the server (connection refused). */; notSent: boolean };
 
 /** How long to wait before the next attempt, or undefined to give up now. */
 export function nextDelay(

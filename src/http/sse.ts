@@ -21,7 +21,10 @@ export interface SseOptions {
  * error chunk becomes a StreamError, and so does EOF without a terminal marker: a partial answer
  * is never passed off as a whole one.
  */
-export async function* readSse(body: AsyncIterable<Uint8Array>, options: SseOptions = {}): AsyncGenerator<SseEvent> {
+export async function* readSse(
+  body: AsyncIterable<Uint8Array>,
+  options: SseOptions = {},
+): AsyncGenerator<SseEvent> {
   const queue: SseEvent[] = [];
   const parser = createParser({
     onEvent(message: EventSourceMessage) {
@@ -80,7 +83,8 @@ function throwIfErrorEvent(event: SseEvent, requestId: string | undefined): void
   const record = json as Record<string, unknown>;
   const choices = Array.isArray(record.choices) ? record.choices : [];
   const finishedWithError = choices.some(
-    (choice) => choice && typeof choice === 'object' && (choice as Record<string, unknown>).finish_reason === 'error',
+    (choice) =>
+      choice && typeof choice === 'object' && (choice as Record<string, unknown>).finish_reason === 'error',
   );
   const failed = record.type === 'error' || record.type === 'response.failed' || event.event === 'error';
   if (!finishedWithError && !failed) return;

@@ -15,6 +15,9 @@ export function validateReply<S extends z.ZodType>(
   throw new ResponseValidationError(
     'unexpected_response',
     `The platform's reply from ${route} did not match the spec at \`${field}\`: ${issue?.message ?? 'invalid'}.`,
-    { requestId, fix: 'This is a platform fault or a version mismatch; call again, or report it with the request id.' },
+    {
+      requestId,
+      fix: 'This is a platform fault or a version mismatch; call again, or report it with the request id.',
+    },
   );
 }

@@ -26,7 +26,8 @@ export function renderResult(tool: AnyTool, output: Record<string, unknown>): To
 export function renderError(error: unknown): ToolResult {
   const e = asOrbitError(error);
   const lines = [`Error (${e.code}${e.status ? `, HTTP ${e.status}` : ''}): ${e.message}`];
-  if (e.upstreamCode) lines.push(`Platform code: ${e.upstreamCode}${e.param ? ` (parameter ${e.param})` : ''}`);
+  if (e.upstreamCode)
+    lines.push(`Platform code: ${e.upstreamCode}${e.param ? ` (parameter ${e.param})` : ''}`);
   if (e.fix) lines.push(`Fix: ${e.fix}`);
   if (e.retryAfterMs !== undefined) lines.push(`Retry after: ${Math.ceil(e.retryAfterMs / 1000)} s`);
   if (e.requestId) lines.push(`Request id: ${e.requestId}`);
@@ -40,7 +41,9 @@ function asOrbitError(error: unknown): OrbitError {
   if (isOrbitError(error)) return error;
   if (error instanceof z.ZodError) return inputErrorFrom(error);
   const message = error instanceof Error ? error.message : String(error);
-  return new OrbitError('internal_error', message, { fix: 'This is unexpected; call again, and report it if it persists.' });
+  return new OrbitError('internal_error', message, {
+    fix: 'This is unexpected; call again, and report it if it persists.',
+  });
 }
 
 /** Bad arguments: every problem, with the argument path, in one message. */

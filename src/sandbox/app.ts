@@ -1,16 +1,22 @@
 import { Hono } from 'hono';
 import type { Envelope } from './errors.js';
 import { SandboxError } from './errors.js';
+import * as mediaFiles from './media/files.js';
 import { faultInjector, recorder, requestIds } from './middleware.js';
 import { errorReply } from './reply.js';
 import * as chat from './routes/chat.js';
 import * as completions from './routes/completions.js';
 import * as control from './routes/control.js';
 import * as imageCatalog from './routes/image-catalog.js';
+import * as images from './routes/images.js';
 import * as messages from './routes/messages.js';
 import * as models from './routes/models.js';
+import * as oauth from './routes/oauth.js';
 import * as providers from './routes/providers.js';
 import * as responses from './routes/responses.js';
+import * as speech from './routes/speech.js';
+import * as transcribe from './routes/transcribe.js';
+import * as video from './routes/video.js';
 import * as web from './routes/web.js';
 import type { SandboxContext, SandboxEnv } from './types.js';
 
@@ -25,6 +31,12 @@ const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = 
   responses,
   completions,
   web,
+  oauth,
+  images,
+  video,
+  speech,
+  transcribe,
+  mediaFiles,
 ];
 
 /** Envelope registry: the longest registered prefix of a path decides its error envelope. */

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { SandboxError } from './errors.js';
+import { assertGrantUsable, assertSpendCap, recordSpend } from './oauth/limits.js';
 import { type KeyRecord, toNanos } from './state.js';
 import type { SandboxContext, SandboxEnv } from './types.js';
 import { roundUsd } from './util.js';
@@ -33,6 +34,7 @@ export function requireKey(c: Context<SandboxEnv>, ctx: SandboxContext): KeyReco
       code: 'invalid_api_key',
     });
   }
+  assertGrantUsable(c, ctx, record);
   if (record.dailyRequestLimit !== undefined && record.requestsToday >= record.dailyRequestLimit) {
     throw dailyLimitError(
       ctx,
@@ -60,6 +62,7 @@ export function charge(ctx: SandboxContext, record: KeyRecord, usd: number): voi
       `Daily spend limit of ${record.dailyUsdLimit} USD reached for this API key.`,
     );
   }
+  assertSpendCap(ctx, record, nanos);
   if (record.account.balanceNanos < nanos) {
     throw new SandboxError(402, 'Insufficient balance', {
       body: { error: 'Insufficient balance', requiredBalance: roundUsd(usd), status: 402 },
@@ -68,6 +71,15 @@ export function charge(ctx: SandboxContext, record: KeyRecord, usd: number): voi
   record.account.balanceNanos -= nanos;
   record.spentTodayNanos += nanos;
   record.spentTotalNanos += nanos;
+  recordSpend(record, nanos);
+}
+
+/** Gives a charge back (failed jobs, content-policy rejections after acceptance). */
+export function refund(record: KeyRecord, usd: number): void {
+  const nanos = toNanos(usd);
+  record.account.balanceNanos += nanos;
+  record.spentTodayNanos = Math.max(0, record.spentTodayNanos - nanos);
+  record.spentTotalNanos = Math.max(0, record.spentTotalNanos - nanos);
 }
 
 function dailyLimitError(ctx: SandboxContext, code: string, message: string): SandboxError {

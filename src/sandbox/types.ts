@@ -7,6 +7,16 @@ import type { SandboxState } from './state.js';
 export interface SandboxTiming {
   /** Pause between two SSE frames. */
   streamChunkDelayMs: number;
+  /**
+   * Media jobs (src/sandbox/media/jobs.ts). Unlike the rest these default to a few seconds, so a
+   * person trying `--sandbox` sees a job queue and render; tests set them to a few ms.
+   */
+  videoQueueMs?: number;
+  videoRenderMs?: number;
+  speechJobMs?: number;
+  transcriptionJobMs?: number;
+  /** When set, pending job status replies carry `retry-after-ms` with this poll hint. */
+  pollHintMs?: number;
 }
 
 export interface SandboxOptions {

@@ -15,7 +15,7 @@ function recorder() {
 const settle = () => vi.advanceTimersByTimeAsync(0);
 
 beforeEach(() => {
-  vi.useFakeTimers();
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -1,0 +1,163 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, type ConfigInput, loadConfig } from './config.js';
+import { VERSION } from './version.js';
+
+const HELP = `orbit-mcp ${VERSION}: MCP server for the Orbit AI platform
+
+Usage:
+  orbit-mcp [options]              serve MCP over stdio (what desktop assistants start)
+  orbit-mcp --http [--port 8787]   serve MCP over Streamable HTTP at /mcp
+  orbit-mcp --sandbox              run against the built-in offline sandbox (free, deterministic)
+  orbit-mcp sandbox [--port N]     run the sandbox platform emulator alone
+  orbit-mcp login                  sign in through the browser; the key is stored for this platform
+  orbit-mcp login --management-token | --session   store one read from stdin (never from argv)
+  orbit-mcp logout                 remove the stored credentials of this platform
+  orbit-mcp whoami                 platform and which credentials are present (never values)
+
+Options:
+  --sandbox               start the offline sandbox in-process and use it
+  --http                  Streamable HTTP instead of stdio
+  --port N                HTTP port (default 8787; 0 picks a free one)
+  --host H                HTTP bind address (default 127.0.0.1)
+  --stateless             HTTP without sessions
+  --allowed-hosts a,b     extra Host headers to accept behind a proxy
+  --toolsets a,b|all      toolsets to enable (ORBIT_TOOLSETS)
+  --read-only             hide every tool that writes or spends (ORBIT_READ_ONLY)
+  --base-url URL          platform base URL (ORBIT_BASE_URL)
+  --direct-base-url URL   second API host (ORBIT_DIRECT_BASE_URL)
+  --output-dir DIR        where media are saved (ORBIT_OUTPUT_DIR)
+  --timeout-ms N          per-request timeout (ORBIT_TIMEOUT_MS)
+  --max-retries N         retries of safe calls (ORBIT_MAX_RETRIES)
+  --log-level L           debug|info|warning|error|silent (ORBIT_LOG_LEVEL)
+
+Secrets come from the environment only (ORBIT_API_KEY, ORBIT_MANAGEMENT_TOKEN, ORBIT_SESSION),
+never from flags, so they do not show in process lists.`;
+
+const OPTIONS = {
+  sandbox: { type: 'boolean' },
+  http: { type: 'boolean' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  stateless: { type: 'boolean' },
+  'allowed-hosts': { type: 'string' },
+  toolsets: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  'base-url': { type: 'string' },
+  'direct-base-url': { type: 'string' },
+  'output-dir': { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  'max-retries': { type: 'string' },
+  'log-level': { type: 'string' },
+  'management-token': { type: 'boolean' },
+  session: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\nRun orbit-mcp --help for usage.\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stderr.write(`${HELP}\n`);
+    return 0;
+  }
+  if (values.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const port = parsePort(values.port);
+  if (port instanceof Error) {
+    process.stderr.write(`${port.message}\n`);
+    return 2;
+  }
+  const command = positionals[0];
+  if (command === 'sandbox') {
+    const { startSandbox } = await import('./sandbox/index.js');
+    const sandbox = await startSandbox({ port: port ?? 8788, quiet: false });
+    const { SANDBOX_DEMO_KEY } = await import('./sandbox/constants.js');
+    process.stderr.write(`Sandbox platform listening at ${sandbox.url}\nDemo API key: ${SANDBOX_DEMO_KEY}\n`);
+    await waitForSignal();
+    await sandbox.close();
+    return 0;
+  }
+  const accountCommand = (['login', 'logout', 'whoami'] as const).find((name) => name === command);
+  if (command !== undefined && !accountCommand) {
+    process.stderr.write(`Unknown command "${command}". Run orbit-mcp --help for usage.\n`);
+    return 2;
+  }
+
+  const flags: Partial<Record<keyof ConfigInput, string | boolean | undefined>> = {
+    baseUrl: values['base-url'],
+    directBaseUrl: values['direct-base-url'],
+    toolsets: values.toolsets,
+    readOnly: values['read-only'],
+    outputDir: values['output-dir'],
+    timeoutMs: values['timeout-ms'],
+    maxRetries: values['max-retries'],
+    logLevel: values['log-level'],
+  };
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(flags);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (accountCommand) {
+    const { runAccountCommand } = await import('./auth/cli.js');
+    return runAccountCommand(accountCommand, config, {
+      managementToken: values['management-token'],
+      session: values.session,
+      sandbox: values.sandbox,
+    });
+  }
+  const { createRuntime } = await import('./runtime.js');
+  const runtime = await createRuntime(config, { sandbox: values.sandbox });
+  if (runtime.target.kind === 'none') {
+    process.stderr.write(
+      'orbit-mcp: no platform configured (ORBIT_BASE_URL is not set). Tools will explain how to configure it; start with --sandbox to try everything offline.\n',
+    );
+  }
+  if (values.http) {
+    const { serveHttp } = await import('./mcp/http.js');
+    const http = await serveHttp(runtime, {
+      port: port ?? 8787,
+      host: values.host ?? '127.0.0.1',
+      stateless: values.stateless ?? false,
+      allowedHosts: values['allowed-hosts']?.split(',').map((host) => host.trim()),
+    });
+    process.stderr.write(`orbit-mcp listening at ${http.url} (${runtime.target.kind})\n`);
+    await waitForSignal();
+    await http.close();
+    await runtime.close();
+    return 0;
+  }
+  const { serveStdio } = await import('./mcp/stdio.js');
+  await serveStdio(runtime);
+  return 0;
+}
+
+function parsePort(value: string | undefined): number | undefined | Error {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    return new Error(`--port: "${value}" is not a port number (0..65535; 0 picks a free port).`);
+  }
+  return port;
+}
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}

@@ -1,0 +1,254 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server as NodeServer,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { resources } from '../../resources/index.js';
+import { tools } from '../../tools/index.js';
+import { type Credential, StaticCredentials } from '../auth/credentials.js';
+import { ConfigSchema, type Toolset } from '../config.js';
+import { registerSecret } from '../log.js';
+import type { Runtime } from '../runtime.js';
+import { SANDBOX_DEMO_KEY } from '../sandbox/constants.js';
+import { VERSION } from '../version.js';
+import {
+  isResourceMetadataPath,
+  publicOrigin,
+  resourceMetadata,
+  wwwAuthenticate,
+} from './resource-metadata.js';
+import { createMcpServer } from './server.js';
+
+export interface HttpOptions {
+  port: number;
+  host: string;
+  /** No sessions: every request gets a fresh server (horizontal scaling, serverless). */
+  stateless: boolean;
+  /** Extra Host header values to accept (for a reverse proxy); loopback names are always accepted. */
+  allowedHosts?: string[];
+  path?: string;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  /** Hash of the credential that opened the session; other credentials are refused on it. */
+  owner: string;
+}
+
+export interface RunningHttp {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Streamable HTTP: stateful sessions or stateless, DNS-rebinding checks, per-request credentials, a health route. */
+export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise<RunningHttp> {
+  const mcpPath = options.path ?? '/mcp';
+  const sessions = new Map<string, Session>();
+  let port = options.port;
+
+  const newServer = (credentials: Credential[], toolsets?: Toolset[]) =>
+    createMcpServer({
+      config: runtime.config,
+      client: runtime.client,
+      credentials: new StaticCredentials(credentials),
+      tools,
+      resources,
+      files: runtime.files,
+      version: VERSION,
+      toolsets,
+      target: runtime.target,
+    });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (
+      !hostAllowed(req.headers.host, port, options.allowedHosts) ||
+      !originAllowed(req.headers.origin, port)
+    ) {
+      return json(res, 403, {
+        error: 'forbidden',
+        message: 'Host or Origin not allowed (DNS rebinding protection).',
+      });
+    }
+    if (url.pathname === '/health') {
+      return json(res, 200, {
+        status: 'ok',
+        version: VERSION,
+        target: runtime.target.kind,
+        sessions: sessions.size,
+      });
+    }
+    if (isResourceMetadataPath(url.pathname, mcpPath)) {
+      const doc = resourceMetadata(publicOrigin(req), mcpPath, runtime.target);
+      if (doc) return json(res, 200, doc);
+      return json(res, 404, {
+        error: 'not_found',
+        message: 'No platform is configured, so there is no authorization server.',
+      });
+    }
+    if (url.pathname !== mcpPath)
+      return json(res, 404, { error: 'not_found', message: `MCP endpoint is ${mcpPath}` });
+
+    const credential = requestCredential(req, runtime);
+    if (!credential) {
+      res.setHeader('WWW-Authenticate', wwwAuthenticate(publicOrigin(req), mcpPath, runtime.target));
+      return json(res, 401, {
+        error: 'unauthorized',
+        message:
+          'Sign in with OAuth (see the resource_metadata in WWW-Authenticate) or send the platform API key as `Authorization: Bearer <key>` or `x-api-key`.',
+      });
+    }
+    const owner = fingerprint(credential);
+    const toolsets = parseToolsets(url.searchParams.get('toolsets'));
+    if (toolsets instanceof Error)
+      return json(res, 400, { error: 'invalid_toolsets', message: toolsets.message });
+
+    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    if (body instanceof Error) return rpcError(res, 400, -32700, 'Parse error: the body is not valid JSON.');
+
+    if (options.stateless) {
+      const server = newServer([credential], toolsets);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => {
+        transport.close().catch(() => {});
+        server.close().catch(() => {});
+      });
+      await server.connect(transport);
+      return transport.handleRequest(req, res, body);
+    }
+
+    const sessionId = header(req, 'mcp-session-id');
+    if (sessionId) {
+      const session = sessions.get(sessionId);
+      if (!session) return rpcError(res, 404, -32001, 'Session not found; initialize a new session.');
+      if (session.owner !== owner) {
+        return rpcError(
+          res,
+          403,
+          -32003,
+          'This session belongs to another credential; open your own session.',
+        );
+      }
+      return session.transport.handleRequest(req, res, body);
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(body)) {
+      return rpcError(res, 400, -32000, 'Bad request: send initialize first, or the Mcp-Session-Id header.');
+    }
+    const server = newServer([credential], toolsets);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server, owner });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      server.close().catch(() => {});
+    };
+    await server.connect(transport);
+    return transport.handleRequest(req, res, body);
+  };
+
+  const http: NodeServer = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) rpcError(res, 500, -32603, `Internal error: ${(error as Error).message}`);
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, options.host, () => resolve());
+  });
+  port = (http.address() as AddressInfo).port;
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${shownHost}:${port}${mcpPath}`,
+    port,
+    async close() {
+      for (const session of sessions.values()) await session.transport.close().catch(() => {});
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+/** Bearer or x-api-key; with --sandbox an anonymous request gets the demo key, never elsewhere. */
+function requestCredential(req: IncomingMessage, runtime: Runtime): Credential | undefined {
+  const auth = header(req, 'authorization');
+  const bearer = auth?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const value = bearer ?? header(req, 'x-api-key');
+  if (value) {
+    registerSecret(value);
+    return { kind: 'api_key', value, source: 'request' };
+  }
+  if (runtime.target.kind === 'sandbox')
+    return { kind: 'api_key', value: SANDBOX_DEMO_KEY, source: 'sandbox' };
+  return undefined;
+}
+
+function fingerprint(credential: Credential): string {
+  return createHash('sha256').update(credential.value).digest('hex');
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function hostAllowed(host: string | undefined, port: number, extra: string[] = []): boolean {
+  if (!host) return false;
+  if (extra.includes(host)) return true;
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host);
+  if (!match) return false;
+  return LOOPBACK.has(match[1]!.toLowerCase()) && (match[2] === undefined || Number(match[2]) === port);
+}
+
+/** Browsers send Origin; a page on another site must not reach a local server (DNS rebinding). */
+function originAllowed(origin: string | undefined, port: number): boolean {
+  if (!origin) return true;
+  try {
+    const url = new URL(origin);
+    return LOOPBACK.has(url.hostname === '::1' ? '[::1]' : url.hostname) && Number(url.port || 80) === port;
+  } catch {
+    return false;
+  }
+}
+
+function parseToolsets(value: string | null): Toolset[] | undefined | Error {
+  if (value === null) return undefined;
+  const parsed = ConfigSchema.shape.toolsets.safeParse(value);
+  return parsed.success
+    ? parsed.data
+    : new Error(parsed.error.issues.map((issue) => issue.message).join('; '));
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return new Error('invalid json');
+  }
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  json(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+}

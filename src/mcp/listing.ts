@@ -1,0 +1,109 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Toolset } from '../config.js';
+import type { AnyTool, ToolAnnotations } from './define-tool.js';
+
+/** Tools visible under a configuration: their toolset is on, and in read-only mode they neither write nor spend. */
+export function enabledTools(
+  tools: readonly AnyTool[],
+  toolsets: readonly Toolset[],
+  readOnly: boolean,
+): AnyTool[] {
+  return tools.filter(
+    (tool) => toolsets.includes(tool.toolset) && (!readOnly || tool.annotations.readOnlyHint),
+  );
+}
+
+const schemaCache = new WeakMap<AnyTool, Tool>();
+
+/** The wire form of a tool; JSON Schemas are built once per process and kept lean (tokens are paid per turn). */
+export function toolListing(tool: AnyTool): Tool {
+  let listed = schemaCache.get(tool);
+  if (!listed) {
+    listed = {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: leanSchema(tool.input) as Tool['inputSchema'],
+      outputSchema: shapeOnly(leanSchema(tool.output)) as Tool['outputSchema'],
+      annotations: wireAnnotations(tool.annotations),
+      ...(tool.task ? { execution: { taskSupport: 'optional' as const } } : {}),
+    };
+    schemaCache.set(tool, listed);
+  }
+  return listed;
+}
+
+/**
+ * The MCP defaults are readOnly false, destructive true, idempotent false, openWorld true, and the
+ * last three mean nothing for a read-only tool; only hints that differ are sent (same meaning, fewer tokens).
+ */
+function wireAnnotations(a: ToolAnnotations): Partial<ToolAnnotations> {
+  if (a.readOnlyHint)
+    return a.openWorldHint ? { readOnlyHint: true } : { readOnlyHint: true, openWorldHint: false };
+  return {
+    ...(a.destructiveHint ? {} : { destructiveHint: false }),
+    ...(a.idempotentHint ? { idempotentHint: true } : {}),
+    ...(a.openWorldHint ? {} : { openWorldHint: false }),
+  };
+}
+
+function leanSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return strip(json) as Record<string, unknown>;
+}
+
+/**
+ * Drops what costs tokens and tells a client nothing: `additionalProperties` (false or `{}`) and
+ * the safe-integer bounds zod adds to every integer. The tool still validates its arguments itself.
+ */
+function strip(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(strip);
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (key === 'additionalProperties' && (entry === false || isEmptyObject(entry))) continue;
+    if ((key === 'maximum' || key === 'minimum') && Math.abs(Number(entry)) === Number.MAX_SAFE_INTEGER)
+      continue;
+    out[key] = strip(entry);
+  }
+  return out;
+}
+
+/**
+ * Output schemas tell the model the shape of structuredContent; constraints on values it did not
+ * choose (enums, bounds, which keys are always present) are left out of the listing. The server
+ * still validates every result against the full zod schema before sending it.
+ */
+const CONSTRAINTS = new Set([
+  'enum',
+  'required',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'pattern',
+  'format',
+]);
+function shapeOnly(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shapeOnly);
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (CONSTRAINTS.has(key)) continue;
+    out[key] = key === 'properties' ? mapValues(entry, shapeOnly) : shapeOnly(entry);
+  }
+  return out;
+}
+
+function mapValues(value: unknown, fn: (entry: unknown) => unknown): unknown {
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fn(v)]));
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return !!value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
+}

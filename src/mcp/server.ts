@@ -1,0 +1,214 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CredentialProvider } from '../auth/credentials.js';
+import type { Config, Toolset } from '../config.js';
+import { createFiles, type FilesConfig } from '../files/files.js';
+import type { HttpClient } from '../http/client.js';
+import { createLogger, type LogLevel } from '../log.js';
+import { matchTemplate, type ResourceDefinition } from './define-resource.js';
+import type { AnyTool, Target, ToolContext } from './define-tool.js';
+import { instructionsFor } from './instructions.js';
+import { enabledTools, toolListing } from './listing.js';
+import { createProgress } from './progress.js';
+import { inputErrorFrom, renderError, renderResult } from './render.js';
+import { clientRoots } from './roots.js';
+import { signInPrompt } from './sign-in.js';
+import { ToolTaskStore } from './tasks.js';
+
+export interface ServerDeps {
+  config: Config;
+  client: HttpClient;
+  credentials: CredentialProvider;
+  tools: readonly AnyTool[];
+  resources: readonly ResourceDefinition[];
+  /** Output directory; inputs are read inside the client's roots (or cwd) plus this. */
+  files: FilesConfig;
+  target: Target;
+  version: string;
+  /** Toolsets for this connection (HTTP `?toolsets=`); defaults to the configuration's. */
+  toolsets?: readonly Toolset[];
+  instructions?: string;
+}
+
+const LEVELS: LogLevel[] = ['debug', 'info', 'warning', 'error'];
+
+export function createMcpServer(deps: ServerDeps): Server {
+  const taskStore = new ToolTaskStore();
+  const server = new Server(
+    { name: 'orbit-mcp', title: 'Orbit', version: deps.version },
+    {
+      capabilities: {
+        tools: {},
+        resources: {},
+        logging: {},
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      },
+      instructions: deps.instructions ?? instructionsFor(deps.target),
+      taskStore,
+    },
+  );
+  const closeServer = server.close.bind(server);
+  server.close = async () => {
+    taskStore.close();
+    await closeServer();
+  };
+  const files = createFiles(deps.files, clientRoots(server));
+  const toolsets = deps.toolsets ?? deps.config.toolsets;
+  const tools = enabledTools(deps.tools, toolsets, deps.config.readOnly);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  // Logs go to stderr and, when the client asked for them, to the client as notifications.
+  const log = createLogger(deps.config.logLevel, [
+    (level, line) => process.stderr.write(`[orbit-mcp] ${level}: ${line}\n`),
+    (level, line) => {
+      if (LEVELS.includes(level))
+        server.sendLoggingMessage({ level, logger: 'orbit-mcp', data: line }).catch(() => {});
+    },
+  ]);
+
+  const contextFor = (
+    signal: AbortSignal,
+    progress: ToolContext['progress'],
+    inTask = false,
+  ): ToolContext => ({
+    target: deps.target,
+    api: deps.client.api({ credentials: deps.credentials, signal, log }),
+    progress,
+    signal,
+    log,
+    credentials: deps.credentials,
+    files,
+    inTask,
+  });
+
+  /** Signs in first when the tool needs an API key and none is configured (only a provider that can sign in does). */
+  const ensureKey = async (
+    tool: AnyTool,
+    call: { signal: AbortSignal; requestId: string | number },
+    progress: ToolContext['progress'],
+  ) => {
+    if (tool.credential !== 'api_key' || !deps.credentials.signIn || deps.credentials.get('api_key')) return;
+    await deps.credentials.signIn(signInPrompt(server, call, progress));
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(toolListing) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool "${request.params.name}". Enabled toolsets: ${toolsets.join(', ')}${deps.config.readOnly ? ' (read-only)' : ''}.`,
+      );
+    }
+    if (request.params.task && !tool.task) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${tool.name} does not run as a task; call it without \`task\`.`,
+      );
+    }
+    if (request.params.task && tool.task && extra.taskStore) {
+      // Task mode: answer with the task at once; the work (argument errors included) ends up in
+      // the task's result, read with tasks/result.
+      const task = await extra.taskStore.createTask({ ttl: request.params.task.ttl });
+      const store = extra.taskStore;
+      const signal = taskStore.signal(task.taskId);
+      // Progress outlives the tools/call reply, so it goes out unbound from that request.
+      const progress = createProgress(request.params._meta?.progressToken, (params) =>
+        server.notification({ method: 'notifications/progress', params }),
+      );
+      void (async () => {
+        let result: ReturnType<typeof renderResult>;
+        try {
+          const parsed = tool.input.safeParse(request.params.arguments ?? {});
+          if (!parsed.success) throw inputErrorFrom(parsed.error);
+          await ensureKey(tool, extra, { report() {} });
+          const output = await tool.run(parsed.data, contextFor(signal, progress, true));
+          result = renderResult(tool, tool.output.parse(output));
+        } catch (error) {
+          result = renderError(error);
+        }
+        await progress.flush();
+        if (signal.aborted) return;
+        await store.storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result);
+      })().catch((error) =>
+        log.debug(`task ${task.taskId} could not store its result`, { error: String(error) }),
+      );
+      return { task };
+    }
+    const progress = createProgress(request.params._meta?.progressToken, (params) =>
+      extra.sendNotification({ method: 'notifications/progress', params }),
+    );
+    try {
+      const parsed = tool.input.safeParse(request.params.arguments ?? {});
+      if (!parsed.success) throw inputErrorFrom(parsed.error);
+      await ensureKey(tool, extra, progress);
+      const output = await tool.run(parsed.data, contextFor(extra.signal, progress));
+      await progress.flush();
+      return renderResult(tool, tool.output.parse(output));
+    } catch (error) {
+      await progress.flush();
+      log.debug(`tool ${tool.name} failed`, {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return renderError(error);
+    }
+  });
+
+  const resources = deps.resources;
+  server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => {
+    const listed = [];
+    for (const resource of resources) {
+      if (!resource.list) continue;
+      try {
+        for (const item of await resource.list(contextFor(extra.signal, { report() {} }))) {
+          listed.push({ ...item, mimeType: resource.mimeType });
+        }
+      } catch (error) {
+        log.debug(`listing ${resource.name} failed`, { error: String(error) });
+      }
+    }
+    return { resources: listed };
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: resources
+      .filter((resource) => resource.uriTemplate.includes('{'))
+      .map(({ uriTemplate, name, title, description, mimeType }) => ({
+        uriTemplate,
+        name,
+        title,
+        description,
+        mimeType,
+      })),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const uri = request.params.uri;
+    for (const resource of resources) {
+      const params = matchTemplate(resource.uriTemplate, uri);
+      if (!params) continue;
+      try {
+        const body = await resource.read(params, contextFor(extra.signal, { report() {} }));
+        return { contents: [{ uri, mimeType: resource.mimeType, ...body }] };
+      } catch (error) {
+        const rendered = renderError(error).content[0];
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          rendered?.type === 'text' ? rendered.text : String(error),
+        );
+      }
+    }
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown resource ${uri}; list resource templates to see what exists.`,
+    );
+  });
+
+  return server;
+}

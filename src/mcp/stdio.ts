@@ -1,0 +1,29 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { resources } from '../../resources/index.js';
+import { tools } from '../../tools/index.js';
+import type { Runtime } from '../runtime.js';
+import { VERSION } from '../version.js';
+import { createMcpServer } from './server.js';
+
+/** Serves one client over stdin/stdout; stdout carries protocol messages only. */
+export async function serveStdio(runtime: Runtime): Promise<void> {
+  const server = createMcpServer({
+    config: runtime.config,
+    client: runtime.client,
+    credentials: runtime.credentials,
+    tools,
+    resources,
+    files: runtime.files,
+    version: VERSION,
+    target: runtime.target,
+  });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+    process.stdin.once('end', resolve);
+  });
+  await server.connect(transport);
+  await closed;
+  await server.close().catch(() => {});
+  await runtime.close();
+}

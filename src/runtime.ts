@@ -1,0 +1,86 @@
+import { join } from 'node:path';
+import { type Credential, type CredentialProvider, StaticCredentials } from './auth/credentials.js';
+import { CredentialStore } from './auth/store.js';
+import { StoredCredentials } from './auth/stored.js';
+import type { Config } from './config.js';
+import type { FilesConfig } from './files/files.js';
+import { HttpClient } from './http/client.js';
+import { createLogger, registerSecret } from './log.js';
+import type { Target } from './mcp/define-tool.js';
+import { SANDBOX_DEMO_KEY } from './sandbox/constants.js';
+import { USER_AGENT } from './version.js';
+
+export type { Target };
+
+/** The process-wide pieces every connection shares: configuration, the HTTP pool, the default credentials. */
+export interface Runtime {
+  config: Config;
+  target: Target;
+  client: HttpClient;
+  credentials: CredentialProvider;
+  files: FilesConfig;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** Run against an in-process sandbox started on a free loopback port. */
+  sandbox?: boolean;
+}
+
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  let target: Target;
+  let stopSandbox: (() => Promise<void>) | undefined;
+  const credentials: Credential[] = [];
+  if (options.sandbox) {
+    const { startSandbox } = await import('./sandbox/index.js');
+    // Streams pace their chunks like a real model, so a person watching sees the answer grow.
+    const sandbox = await startSandbox({ quiet: true, timing: { streamChunkDelayMs: 20 } });
+    stopSandbox = () => sandbox.close();
+    target = { kind: 'sandbox', baseUrl: sandbox.url };
+    credentials.push({ kind: 'api_key', value: SANDBOX_DEMO_KEY, source: 'sandbox' });
+  } else if (config.baseUrl) {
+    target = { kind: 'platform', baseUrl: config.baseUrl };
+  } else {
+    target = { kind: 'none' };
+  }
+  if (target.kind !== 'sandbox') {
+    if (config.apiKey) credentials.push({ kind: 'api_key', value: config.apiKey, source: 'env' });
+  }
+  if (config.managementToken)
+    credentials.push({ kind: 'management_token', value: config.managementToken, source: 'env' });
+  if (config.session) credentials.push({ kind: 'session', value: config.session, source: 'env' });
+  for (const credential of credentials) registerSecret(credential.value);
+
+  // No base URL means no platform, never the sandbox: calls then say how to configure one.
+  const baseUrl = target.kind === 'none' ? undefined : target.baseUrl;
+  const client = new HttpClient({
+    baseUrl,
+    directBaseUrl: target.kind === 'sandbox' ? target.baseUrl : config.directBaseUrl,
+    timeoutMs: config.timeoutMs,
+    retry: { maxRetries: config.maxRetries },
+    userAgent: USER_AGENT,
+  });
+  // Against a platform, a person's own process also uses (and can sign in to get) a stored key.
+  const log = createLogger(config.logLevel);
+  const stored =
+    target.kind === 'platform'
+      ? new StoredCredentials({
+          explicit: credentials,
+          platform: target.baseUrl,
+          store: new CredentialStore(undefined, (message) => log.warning(message)),
+          log,
+        })
+      : undefined;
+  return {
+    config,
+    target,
+    client,
+    credentials: stored ?? new StaticCredentials(credentials),
+    files: { outputDir: config.outputDir ?? join(process.cwd(), 'orbit-output') },
+    async close() {
+      stored?.close();
+      await client.close();
+      await stopSandbox?.();
+    },
+  };
+}

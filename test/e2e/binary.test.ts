@@ -1,0 +1,167 @@
+/**
+ * Smoke tests of the built binary (`npm test` builds first): stdio, and Streamable HTTP in
+ * stateful and stateless modes, each with a real SDK client.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = 'dist/orbit-mcp.js';
+
+beforeAll(() => {
+  if (!existsSync(BIN))
+    throw new Error('dist/orbit-mcp.js is missing: run `npm run build` (npm test does it).');
+});
+
+describe('the built binary over stdio', () => {
+  it('serves tools/list and a chat call on the sandbox, with nothing but protocol on stdout', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, '--sandbox'],
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'smoke', version: '1' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('chat');
+      const result = await client.callTool({
+        name: 'chat',
+        arguments: { model: 'openai/gpt-sandbox', prompt: 'ping' },
+      });
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as { text: string }).text).toContain('ping');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('stops at start-up with a message naming a bad setting', async () => {
+    const child = spawn(process.execPath, [BIN], { env: { ...process.env, ORBIT_TIMEOUT_MS: 'soon' } });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain('ORBIT_TIMEOUT_MS');
+  });
+});
+
+async function startHttp(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [BIN, '--http', '--port', '0', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stderr!.on('data', (chunk) => {
+      seen += chunk;
+      const match = /listening at (http:\/\/\S+)/.exec(seen);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', () => reject(new Error(`server exited: ${seen}`)));
+  });
+  return { url, child };
+}
+
+describe('the built binary over Streamable HTTP', () => {
+  let stateful: { url: string; child: ChildProcess };
+  let stateless: { url: string; child: ChildProcess };
+  beforeAll(async () => {
+    [stateful, stateless] = await Promise.all([
+      startHttp(['--sandbox']),
+      startHttp(['--sandbox', '--stateless']),
+    ]);
+  });
+  afterAll(() => {
+    stateful?.child.kill();
+    stateless?.child.kill();
+  });
+
+  for (const mode of ['stateful', 'stateless'] as const) {
+    it(`answers tools/list and chat in ${mode} mode`, async () => {
+      const server = mode === 'stateful' ? stateful : stateless;
+      const client = new Client({ name: 'smoke', version: '1' });
+      const transport = new StreamableHTTPClientTransport(new URL(server.url));
+      await client.connect(transport);
+      try {
+        if (mode === 'stateful') expect(transport.sessionId).toBeTruthy();
+        else expect(transport.sessionId).toBeUndefined();
+        const { tools } = await client.listTools();
+        expect(tools.length).toBeGreaterThan(3);
+        const result = await client.callTool({
+          name: 'chat',
+          arguments: { model: 'openai/gpt-sandbox', prompt: 'ping' },
+        });
+        expect((result.structuredContent as { text: string }).text).toContain('ping');
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it('answers the health route', async () => {
+    const res = await fetch(stateful.url.replace('/mcp', '/health'));
+    expect(await res.json()).toMatchObject({ status: 'ok', target: 'sandbox' });
+  });
+
+  it('refuses a foreign Origin and Host (DNS rebinding)', async () => {
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const evil = await fetch(stateful.url, {
+      method: 'POST',
+      headers: { ...headers, origin: 'http://evil.example' },
+      body: JSON.stringify(init),
+    });
+    expect(evil.status).toBe(403);
+  });
+
+  it('refuses a session used with another key', async () => {
+    const client = new Client({ name: 'smoke', version: '1' });
+    const transport = new StreamableHTTPClientTransport(new URL(stateful.url), {
+      requestInit: { headers: { authorization: 'Bearer sk-orbit-sandbox-demo' } },
+    });
+    await client.connect(transport);
+    try {
+      const res = await fetch(stateful.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': transport.sessionId!,
+          'mcp-protocol-version': '2025-06-18',
+          authorization: 'Bearer sk-someone-else-entirely',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      });
+      expect(res.status).toBe(403);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('the HTTP endpoint against a platform other than the in-process sandbox', () => {
+  it('refuses an anonymous request with 401 and a WWW-Authenticate header', async () => {
+    const server = await startHttp(['--base-url', 'http://127.0.0.1:9']);
+    try {
+      const res = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    } finally {
+      server.child.kill();
+    }
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * In-process end-to-end harness: a real sandbox on a free port, the real server factory, and a
+ * real MCP client connected over the SDK's in-memory transport pair.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import {
+  type CallToolResult,
+  ListRootsRequestSchema,
+  type Progress,
+} from '@modelcontextprotocol/sdk/types.js';
+import { resources } from '../../resources/index.js';
+import { type Credential, type CredentialProvider, StaticCredentials } from '../../src/auth/credentials.js';
+import { type ConfigInput, loadConfig } from '../../src/config.js';
+import { HttpClient } from '../../src/http/client.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import type { SandboxOptions } from '../../src/sandbox/types.js';
+import { tools } from '../../tools/index.js';
+
+export interface HarnessOptions {
+  /** Settings as flags would give them (toolsets, readOnly, ...). */
+  config?: Partial<Record<keyof ConfigInput, string | boolean>>;
+  /** Credentials the server holds; defaults to the sandbox demo key. */
+  credentials?: Credential[] | CredentialProvider;
+  sandbox?: SandboxOptions;
+  /** Reuse a running sandbox instead of starting one. */
+  sharedSandbox?: Sandbox;
+  /** Folders the client offers as MCP roots (the client then declares the roots capability). */
+  roots?: string[];
+}
+
+export interface Harness {
+  client: Client;
+  sandbox: Sandbox;
+  outputDir: string;
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: { onprogress?: (p: Progress) => void; signal?: AbortSignal },
+  ): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const sandbox = options.sharedSandbox ?? (await startSandbox({ quiet: true, ...options.sandbox }));
+  const outputDir = await mkdtemp(join(tmpdir(), 'orbit-e2e-'));
+  const config = loadConfig(
+    { baseUrl: sandbox.url, logLevel: 'error', maxRetries: '1', ...options.config },
+    {},
+  );
+  const http = new HttpClient({
+    baseUrl: sandbox.url,
+    directBaseUrl: sandbox.url,
+    timeoutMs: config.timeoutMs,
+    retry: { maxRetries: config.maxRetries, baseDelayMs: 5, maxDelayMs: 20 },
+    userAgent: 'orbit-mcp-test',
+  });
+  const credentials =
+    Array.isArray(options.credentials) || options.credentials === undefined
+      ? new StaticCredentials(
+          options.credentials ?? [{ kind: 'api_key', value: SANDBOX_DEMO_KEY, source: 'sandbox' }],
+        )
+      : options.credentials;
+  const server = createMcpServer({
+    config,
+    client: http,
+    credentials,
+    tools,
+    resources,
+    files: { outputDir },
+    target: { kind: 'sandbox', baseUrl: sandbox.url },
+    version: 'test',
+  });
+  const client = new Client(
+    { name: 'orbit-e2e', version: '1.0.0' },
+    { capabilities: options.roots ? { roots: { listChanged: true } } : {} },
+  );
+  if (options.roots) {
+    const roots = options.roots.map((path) => ({ uri: pathToFileURL(path).href, name: path }));
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots }));
+  }
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return {
+    client,
+    sandbox,
+    outputDir,
+    async call(name, args = {}, callOptions = {}) {
+      const result = await client.callTool({ name, arguments: args }, undefined, {
+        onprogress: callOptions.onprogress,
+        signal: callOptions.signal,
+        timeout: 60_000,
+      });
+      return result as CallToolResult;
+    },
+    async close() {
+      await client.close();
+      await server.close();
+      await http.close();
+      if (!options.sharedSandbox) await sandbox.close();
+      await rm(outputDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The text of the first text content item. */
+export function textOf(result: CallToolResult): string {
+  const first = result.content.find((item) => item.type === 'text');
+  return first && first.type === 'text' ? first.text : '';
+}

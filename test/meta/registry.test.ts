@@ -1,0 +1,94 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { describe, expect, it } from 'vitest';
+import { resources } from '../../resources/index.js';
+import { manifestFor, replaceBlock, toolTable } from '../../scripts/docs.js';
+import { DEFAULT_TOOLSETS, TOOLSETS, type Toolset } from '../../src/config.js';
+import { enabledTools, toolListing } from '../../src/mcp/listing.js';
+import { tools } from '../../tools/index.js';
+
+const registrySource = readFileSync('tools/index.ts', 'utf8');
+
+function listTokens(toolsets: readonly Toolset[]): { tokens: number; count: number } {
+  const listed = enabledTools(tools, toolsets, false).map(toolListing);
+  return { tokens: encode(JSON.stringify({ tools: listed })).length, count: listed.length };
+}
+
+describe('tool registry', () => {
+  it('has unique snake_case names', () => {
+    const names = tools.map((tool) => tool.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(name).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
+  });
+
+  it('keeps each tool in tools/<area>/<name>.ts, imported by that name', () => {
+    for (const tool of tools) {
+      const match = new RegExp(`import ${tool.name} from '\\./([a-z_]+)/${tool.name}\\.js'`).exec(
+        registrySource,
+      );
+      expect(match, `tools/index.ts imports ${tool.name}`).not.toBeNull();
+      expect(existsSync(join('tools', match![1]!, `${tool.name}.ts`))).toBe(true);
+    }
+  });
+
+  it('gives every tool a title, a short description, a known toolset and complete annotations', () => {
+    for (const tool of tools) {
+      expect(tool.title.length, tool.name).toBeGreaterThan(2);
+      expect(tool.description.length, tool.name).toBeGreaterThan(30);
+      expect(tool.description.length, tool.name).toBeLessThanOrEqual(240);
+      expect(Object.keys(TOOLSETS)).toContain(tool.toolset);
+      const a = tool.annotations;
+      for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+        expect(typeof a[key], `${tool.name}.${key}`).toBe('boolean');
+      }
+      if (a.readOnlyHint) expect(a.destructiveHint, tool.name).toBe(false);
+    }
+  });
+
+  it('lists input and output schemas as JSON Schema objects', () => {
+    for (const tool of tools) {
+      const listed = toolListing(tool);
+      expect(listed.inputSchema.type, tool.name).toBe('object');
+      expect(listed.outputSchema?.type, tool.name).toBe('object');
+    }
+  });
+
+  it('spends under 200 tokens per tool in tools/list, output schemas included', () => {
+    for (const toolsets of [DEFAULT_TOOLSETS, Object.keys(TOOLSETS) as Toolset[]]) {
+      const { tokens, count } = listTokens(toolsets);
+      expect(tokens / count).toBeLessThan(200);
+    }
+  });
+
+  it('hides every tool that writes or spends in read-only mode', () => {
+    const visible = enabledTools(tools, Object.keys(TOOLSETS) as Toolset[], true);
+    expect(visible.length).toBeGreaterThan(0);
+    for (const tool of visible) expect(tool.annotations.readOnlyHint).toBe(true);
+  });
+
+  it('has an end-to-end test that calls every tool', () => {
+    const e2e = readdirSync('test/e2e', { recursive: true })
+      .filter((file) => String(file).endsWith('.test.ts'))
+      .map((file) => readFileSync(join('test/e2e', String(file)), 'utf8'))
+      .join('\n');
+    for (const tool of tools) expect(e2e, tool.name).toContain(`'${tool.name}'`);
+  });
+
+  it('has resources with unique templates under the platform scheme', () => {
+    const templates = resources.map((r) => r.uriTemplate);
+    expect(new Set(templates).size).toBe(templates.length);
+  });
+});
+
+describe('generated documents', () => {
+  it('manifest.json matches the registry', () => {
+    const manifest = JSON.parse(readFileSync('manifest.json', 'utf8'));
+    expect(manifest).toEqual(manifestFor(tools));
+  });
+
+  it('the README tool table matches the registry', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    expect(replaceBlock(readme, 'tools', toolTable(tools))).toBe(readme);
+  });
+});

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { Api } from '../../src/http/client.js';
+
+export const MODEL_KINDS = ['text', 'image', 'video', 'audio', 'embedding'] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
+export const ModelKind = z.enum(MODEL_KINDS);
+
+/** A catalog item: the spec fixes `id`; everything else is optional and passed through. */
+export const ModelRecord = z.looseObject({
+  id: z.string(),
+  name: z.string().optional(),
+  description: z.string().nullish(),
+  context_length: z.number().nullish(),
+  max_output_tokens: z.number().nullish(),
+  pricing: z.unknown().optional(),
+  capabilities: z.unknown().optional(),
+  category: z.string().nullish(),
+  owned_by: z.string().nullish(),
+});
+export type ModelRecord = z.infer<typeof ModelRecord>;
+
+const Catalog = z.object({ data: z.array(ModelRecord) });
+
+const TEXT_PATHS = {
+  all: '/api/v1/models',
+  subscription: '/api/subscription/v1/models',
+  paid: '/api/paid/v1/models',
+} as const;
+export type TextScope = keyof typeof TEXT_PATHS;
+
+/** The catalog route of each kind (spec 2 §4.4 and §4.4a). */
+export function catalogPath(kind: ModelKind, scope: TextScope = 'all'): string {
+  if (kind === 'text') return TEXT_PATHS[scope];
+  if (kind === 'image') return '/api/v1/images/models';
+  return `/api/v1/${kind}-models`;
+}
+
+export async function fetchCatalog(
+  api: Api,
+  kind: ModelKind,
+  options: { scope?: TextScope; detailed?: boolean; sort?: string } = {},
+): Promise<ModelRecord[]> {
+  const { data } = await api.request({
+    method: 'GET',
+    path: catalogPath(kind, options.scope),
+    query: kind === 'text' ? { detailed: options.detailed || undefined, sort: options.sort } : undefined,
+    credential: 'optional',
+    schema: Catalog,
+  });
+  return data.data;
+}
+
+/** The few fields an agent needs to choose a model; the rest is in models_get. */
+export function summarize(model: ModelRecord) {
+  return {
+    id: model.id,
+    ...(model.name ? { name: model.name } : {}),
+    ...(model.context_length ? { context_length: model.context_length } : {}),
+    ...(model.pricing !== undefined ? { pricing: model.pricing } : {}),
+  };
+}
+
+/** One model with its extra records: providers for text, endpoint metadata for images. */
+export async function fetchModel(
+  api: Api,
+  kind: ModelKind,
+  id: string,
+): Promise<{ model: ModelRecord; providers?: unknown; endpoints?: unknown } | undefined> {
+  const model = (await fetchCatalog(api, kind, { detailed: true })).find((m) => m.id === id);
+  if (!model) return undefined;
+  if (kind === 'text') {
+    const { data } = await api.request({
+      method: 'GET',
+      path: `/api/models/${id.split('/').map(encodeURIComponent).join('/')}/providers`,
+      credential: 'optional',
+      schema: z.unknown(),
+    });
+    return { model, providers: data };
+  }
+  if (kind === 'image') {
+    // Ids with slashes must use the `endpoints` URL the list gives (spec 2 §4.4a).
+    const listed = typeof model.endpoints === 'string' ? model.endpoints : undefined;
+    const { data } = await api.request({
+      method: 'GET',
+      path: listed ?? `/api/v1/images/models/${encodeURIComponent(id)}/endpoints`,
+      credential: 'none',
+      schema: z.looseObject({ endpoints: z.array(z.looseObject({})) }),
+    });
+    return { model, endpoints: data.endpoints };
+  }
+  return { model };
+}
