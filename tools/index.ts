@@ -1,41 +1,31 @@
-import type { AnyTool } from '../src/mcp/define-tool.js';
-import auth_login from './account/auth_login.js';
-import auth_logout from './account/auth_logout.js';
-import auth_status from './account/auth_status.js';
-import image_edit from './media/image_edit.js';
-import image_generate from './media/image_generate.js';
-import music_generate from './media/music_generate.js';
-import speech_generate from './media/speech_generate.js';
-import transcribe from './media/transcribe.js';
-import transcribe_video_links from './media/transcribe_video_links.js';
-import video_extend from './media/video_extend.js';
-import video_generate from './media/video_generate.js';
-import video_recent from './media/video_recent.js';
-import video_status from './media/video_status.js';
-import models_get from './models/models_get.js';
-import models_list from './models/models_list.js';
-import web_search from './search/web_search.js';
-import chat from './text/chat.js';
-import tokens_count from './text/tokens_count.js';
+import type { CatalogEntry, ToolLoader } from '../src/mcp/catalog.js';
+import { ToolCatalog } from '../src/mcp/catalog.js';
+import catalog from './catalog.json' with { type: 'json' };
 
-/** Every tool, in the order tools/list shows them. Adding a tool: one file and one line here. */
-export const tools: readonly AnyTool[] = [
-  models_list,
-  models_get,
-  chat,
-  tokens_count,
-  web_search,
-  image_generate,
-  image_edit,
-  video_generate,
-  video_status,
-  video_extend,
-  video_recent,
-  speech_generate,
-  music_generate,
-  transcribe,
-  transcribe_video_links,
-  auth_status,
-  auth_login,
-  auth_logout,
-];
+/**
+ * Every tool, in the order tools/list shows them. Adding a tool: one file and one line here, then
+ * `npm run generate` (tools/catalog.json holds the listing so start-up imports no tool module).
+ */
+export const toolModules: Readonly<Record<string, ToolLoader>> = {
+  models_list: () => import('./models/models_list.js'),
+  models_get: () => import('./models/models_get.js'),
+  chat: () => import('./text/chat.js'),
+  tokens_count: () => import('./text/tokens_count.js'),
+  web_search: () => import('./search/web_search.js'),
+  image_generate: () => import('./media/image_generate.js'),
+  image_edit: () => import('./media/image_edit.js'),
+  video_generate: () => import('./media/video_generate.js'),
+  video_status: () => import('./media/video_status.js'),
+  video_extend: () => import('./media/video_extend.js'),
+  video_recent: () => import('./media/video_recent.js'),
+  speech_generate: () => import('./media/speech_generate.js'),
+  music_generate: () => import('./media/music_generate.js'),
+  transcribe: () => import('./media/transcribe.js'),
+  transcribe_video_links: () => import('./media/transcribe_video_links.js'),
+  auth_status: () => import('./account/auth_status.js'),
+  auth_login: () => import('./account/auth_login.js'),
+  auth_logout: () => import('./account/auth_logout.js'),
+};
+
+// Our own generated file, checked against the modules by test/meta.
+export const toolCatalog = new ToolCatalog(catalog as unknown as CatalogEntry[], toolModules);

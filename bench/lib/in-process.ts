@@ -6,7 +6,7 @@ import { StaticCredentials } from '../../src/auth/credentials.js';
 import { loadConfig } from '../../src/config.js';
 import { HttpClient } from '../../src/http/client.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { tools } from '../../tools/index.js';
+import { toolCatalog } from '../../tools/index.js';
 import { BENCH_OUTPUT_DIR } from './paths.js';
 
 export interface InProcess {
@@ -35,7 +35,7 @@ export async function startInProcess(baseUrl: string, apiKey: string): Promise<I
     config,
     client: http,
     credentials: new StaticCredentials([{ kind: 'api_key', value: apiKey, source: 'env' }]),
-    tools,
+    tools: toolCatalog,
     resources,
     files: { outputDir: BENCH_OUTPUT_DIR },
     target: { kind: 'platform', baseUrl },

@@ -10,7 +10,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { resources } from '../../resources/index.js';
-import { tools } from '../../tools/index.js';
+import { toolCatalog } from '../../tools/index.js';
 import { type Credential, StaticCredentials } from '../auth/credentials.js';
 import { ConfigSchema, type Toolset } from '../config.js';
 import { registerSecret } from '../log.js';
@@ -59,7 +59,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       config: runtime.config,
       client: runtime.client,
       credentials: new StaticCredentials(credentials),
-      tools,
+      tools: toolCatalog,
       resources,
       files: runtime.files,
       version: VERSION,

@@ -1,18 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Toolset } from '../config.js';
 import type { AnyTool, ToolAnnotations } from './define-tool.js';
-
-/** Tools visible under a configuration: their toolset is on, and in read-only mode they neither write nor spend. */
-export function enabledTools(
-  tools: readonly AnyTool[],
-  toolsets: readonly Toolset[],
-  readOnly: boolean,
-): AnyTool[] {
-  return tools.filter(
-    (tool) => toolsets.includes(tool.toolset) && (!readOnly || tool.annotations.readOnlyHint),
-  );
-}
 
 const schemaCache = new WeakMap<AnyTool, Tool>();
 

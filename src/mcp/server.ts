@@ -13,10 +13,10 @@ import type { Config, Toolset } from '../config.js';
 import { createFiles, type FilesConfig } from '../files/files.js';
 import type { HttpClient } from '../http/client.js';
 import { createLogger, type LogLevel } from '../log.js';
+import type { ToolCatalog } from './catalog.js';
 import { matchTemplate, type ResourceDefinition } from './define-resource.js';
 import type { AnyTool, Target, ToolContext } from './define-tool.js';
 import { instructionsFor } from './instructions.js';
-import { enabledTools, toolListing } from './listing.js';
 import { createProgress } from './progress.js';
 import { inputErrorFrom, renderError, renderResult } from './render.js';
 import { clientRoots } from './roots.js';
@@ -27,7 +27,8 @@ export interface ServerDeps {
   config: Config;
   client: HttpClient;
   credentials: CredentialProvider;
-  tools: readonly AnyTool[];
+  /** The tool listing and the modules behind it, loaded on first call. */
+  tools: ToolCatalog;
   resources: readonly ResourceDefinition[];
   /** Output directory; inputs are read inside the client's roots (or cwd) plus this. */
   files: FilesConfig;
@@ -62,8 +63,8 @@ export function createMcpServer(deps: ServerDeps): Server {
   };
   const files = createFiles(deps.files, clientRoots(server));
   const toolsets = deps.toolsets ?? deps.config.toolsets;
-  const tools = enabledTools(deps.tools, toolsets, deps.config.readOnly);
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const listed = deps.tools.enabled(toolsets, deps.config.readOnly);
+  const enabled = new Set(listed.map((entry) => entry.name));
   // Logs go to stderr and, when the client asked for them, to the client as notifications.
   const log = createLogger(deps.config.logLevel, [
     (level, line) => process.stderr.write(`[orbit-mcp] ${level}: ${line}\n`),
@@ -98,16 +99,18 @@ export function createMcpServer(deps: ServerDeps): Server {
     await deps.credentials.signIn(signInPrompt(server, call, progress));
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(toolListing) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: listed.map((entry) => entry.listing),
+  }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const tool = byName.get(request.params.name);
-    if (!tool) {
+    if (!enabled.has(request.params.name)) {
       throw new McpError(
         ErrorCode.InvalidParams,
         `Unknown tool "${request.params.name}". Enabled toolsets: ${toolsets.join(', ')}${deps.config.readOnly ? ' (read-only)' : ''}.`,
       );
     }
+    const tool = await deps.tools.load(request.params.name);
     if (request.params.task && !tool.task) {
       throw new McpError(
         ErrorCode.InvalidParams,

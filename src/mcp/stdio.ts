@@ -1,6 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { resources } from '../../resources/index.js';
-import { tools } from '../../tools/index.js';
+import { toolCatalog } from '../../tools/index.js';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { createMcpServer } from './server.js';
@@ -11,7 +11,7 @@ export async function serveStdio(runtime: Runtime): Promise<void> {
     config: runtime.config,
     client: runtime.client,
     credentials: runtime.credentials,
-    tools,
+    tools: toolCatalog,
     resources,
     files: runtime.files,
     version: VERSION,

@@ -19,7 +19,7 @@ import { StoredCredentials } from '../../src/auth/stored.js';
 import { loadConfig } from '../../src/config.js';
 import { HttpClient } from '../../src/http/client.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { tools } from '../../tools/index.js';
+import { toolCatalog } from '../../tools/index.js';
 
 export interface StdioLike {
   client: Client;
@@ -68,7 +68,7 @@ export async function startStdioLike(options: StdioLikeOptions): Promise<StdioLi
     config,
     client: http,
     credentials,
-    tools,
+    tools: toolCatalog,
     resources,
     files: { outputDir: options.configDir },
     target: { kind: 'platform', baseUrl: options.baseUrl },

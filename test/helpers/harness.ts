@@ -21,7 +21,7 @@ import { createMcpServer } from '../../src/mcp/server.js';
 import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxOptions } from '../../src/sandbox/types.js';
-import { tools } from '../../tools/index.js';
+import { toolCatalog } from '../../tools/index.js';
 
 export interface HarnessOptions {
   /** Settings as flags would give them (toolsets, readOnly, ...). */
@@ -71,7 +71,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     config,
     client: http,
     credentials,
-    tools,
+    tools: toolCatalog,
     resources,
     files: { outputDir },
     target: { kind: 'sandbox', baseUrl: sandbox.url },

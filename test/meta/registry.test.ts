@@ -5,13 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { resources } from '../../resources/index.js';
 import { manifestFor, replaceBlock, toolTable } from '../../scripts/docs.js';
 import { DEFAULT_TOOLSETS, TOOLSETS, type Toolset } from '../../src/config.js';
-import { enabledTools, toolListing } from '../../src/mcp/listing.js';
-import { tools } from '../../tools/index.js';
+import { catalogEntry } from '../../src/mcp/catalog.js';
+import { toolListing } from '../../src/mcp/listing.js';
+import { toolCatalog } from '../../tools/index.js';
 
 const registrySource = readFileSync('tools/index.ts', 'utf8');
+const tools = await toolCatalog.loadAll();
 
 function listTokens(toolsets: readonly Toolset[]): { tokens: number; count: number } {
-  const listed = enabledTools(tools, toolsets, false).map(toolListing);
+  const listed = toolCatalog.enabled(toolsets, false).map((entry) => entry.listing);
   return { tokens: encode(JSON.stringify({ tools: listed })).length, count: listed.length };
 }
 
@@ -22,9 +24,9 @@ describe('tool registry', () => {
     for (const name of names) expect(name).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
   });
 
-  it('keeps each tool in tools/<area>/<name>.ts, imported by that name', () => {
+  it('keeps each tool in tools/<area>/<name>.ts, registered under that name', () => {
     for (const tool of tools) {
-      const match = new RegExp(`import ${tool.name} from '\\./([a-z_]+)/${tool.name}\\.js'`).exec(
+      const match = new RegExp(`${tool.name}: \\(\\) => import\\('\\./([a-z_]+)/${tool.name}\\.js'\\)`).exec(
         registrySource,
       );
       expect(match, `tools/index.ts imports ${tool.name}`).not.toBeNull();
@@ -62,9 +64,10 @@ describe('tool registry', () => {
   });
 
   it('hides every tool that writes or spends in read-only mode', () => {
-    const visible = enabledTools(tools, Object.keys(TOOLSETS) as Toolset[], true);
+    const visible = toolCatalog.enabled(Object.keys(TOOLSETS) as Toolset[], true);
     expect(visible.length).toBeGreaterThan(0);
-    for (const tool of visible) expect(tool.annotations.readOnlyHint).toBe(true);
+    for (const entry of visible)
+      expect(tools.find((t) => t.name === entry.name)?.annotations.readOnlyHint).toBe(true);
   });
 
   it('has an end-to-end test that calls every tool', () => {
@@ -82,6 +85,11 @@ describe('tool registry', () => {
 });
 
 describe('generated documents', () => {
+  it('tools/catalog.json matches the tool modules (run npm run generate)', () => {
+    const catalog = JSON.parse(readFileSync('tools/catalog.json', 'utf8'));
+    expect(catalog).toEqual(JSON.parse(JSON.stringify(tools.map(catalogEntry))));
+  });
+
   it('manifest.json matches the registry', () => {
     const manifest = JSON.parse(readFileSync('manifest.json', 'utf8'));
     expect(manifest).toEqual(manifestFor(tools));
