@@ -58,12 +58,8 @@ export function createProgress(
     async flush() {
       if (timer) clearTimeout(timer);
       timer = undefined;
-      const had = pending !== undefined;
       emit();
       await chain;
-      // Let the last notification leave in its own write, so a client that handles notifications
-      // asynchronously sees it before the result that ends the request.
-      if (had) await new Promise((resolve) => setImmediate(resolve));
     },
   };
 }

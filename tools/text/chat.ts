@@ -147,7 +147,7 @@ async function streamInto(
   const apply = (event: SseEvent) => {
     if (format === 'messages') applyMessageEvent(state, event);
     else if (format === 'responses') applyResponseEvent(state, event);
-    else applyChat(state, ChatBody.parse(JSON.parse(event.data)));
+    else applyChat(state, JSON.parse(event.data));
   };
   let shown = 0;
   for await (const event of res.events) {

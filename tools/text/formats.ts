@@ -48,32 +48,30 @@ function applyPricing(state: ChatState, body: unknown): void {
 
 // ---- chat completions -------------------------------------------------------------------
 
-const ChatChoice = z.looseObject({
-  delta: z
-    .looseObject({
-      content: z.string().nullish(),
-      reasoning: z.string().nullish(),
-      reasoning_content: z.string().nullish(),
-    })
-    .optional(),
-  message: z
-    .looseObject({
-      content: z.string().nullish(),
-      reasoning: z.string().nullish(),
-      reasoning_content: z.string().nullish(),
-    })
-    .optional(),
+// Stream chunks are many: plain (stripping) objects parse on zod's fast path, and the pricing
+// extension is read from the raw chunk, so nothing needed is stripped away.
+const ChatPart = z.object({
+  content: z.string().nullish(),
+  reasoning: z.string().nullish(),
+  reasoning_content: z.string().nullish(),
+});
+const ChatChoice = z.object({
+  delta: ChatPart.optional(),
+  message: ChatPart.optional(),
   text: z.string().optional(),
   finish_reason: z.string().nullish(),
 });
-export const ChatBody = z.looseObject({
+const ChatChunk = z.object({
   model: z.string().optional(),
   choices: z.array(ChatChoice),
   usage: z.unknown().optional(),
 });
+/** A whole chat.completion (or legacy completion) as the boundary validates it. */
+export const ChatBody = z.looseObject(ChatChunk.shape);
 
 /** One chat.completion.chunk or a whole chat.completion (or legacy completion) into the state. */
-export function applyChat(state: ChatState, body: z.infer<typeof ChatBody>): void {
+export function applyChat(state: ChatState, raw: unknown): void {
+  const body = ChatChunk.parse(raw);
   state.model ??= body.model;
   for (const choice of body.choices) {
     const part = choice.delta ?? choice.message;
@@ -82,7 +80,7 @@ export function applyChat(state: ChatState, body: z.infer<typeof ChatBody>): voi
     if (choice.finish_reason) state.finish_reason = choice.finish_reason;
   }
   if (body.usage) applyUsage(state, body.usage);
-  applyPricing(state, body);
+  applyPricing(state, raw);
 }
 
 // ---- messages ---------------------------------------------------------------------------

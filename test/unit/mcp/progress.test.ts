@@ -15,7 +15,7 @@ function recorder() {
 const settle = () => vi.advanceTimersByTimeAsync(0);
 
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  vi.useFakeTimers();
 });
 afterEach(() => {
   vi.useRealTimers();
