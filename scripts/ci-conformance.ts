@@ -6,13 +6,14 @@
  * for a reason other than the one written down fails too.
  * Usage: npm run build && tsx scripts/ci-conformance.ts
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { startHttpServer, stopProcess } from './lib/http-server.js';
 
 const BIN = 'dist/orbit-mcp.js';
 const EXPECTED = 'test/conformance/expected-failures.json';
@@ -34,38 +35,6 @@ function conformanceBin(): string {
   const require = createRequire(import.meta.url);
   const manifest = require.resolve('@modelcontextprotocol/conformance/package.json');
   return join(dirname(manifest), 'dist', 'index.js');
-}
-
-/** Starts the server on a free port (port 0) and reads the URL it prints on stderr. */
-async function startServer(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [BIN, '--http', '--sandbox', '--port', '0'], {
-    stdio: ['ignore', 'inherit', 'pipe'],
-    env: { ...process.env, ORBIT_LOG_LEVEL: 'warning' },
-  });
-  let seen = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 20 s:\n${seen}`)), 20_000);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${seen}`)));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      process.stderr.write(chunk);
-      seen += chunk;
-      const match = /listening at (http:\/\/\S+\/mcp)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-  });
-  return { url, child };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** Runs the whole suite; its own exit code is ignored, the saved checks are what is judged. */
@@ -105,13 +74,16 @@ const expected = new Map(
   Expected.parse(JSON.parse(await readFile(EXPECTED, 'utf8'))).expectedFailures.map((e) => [e.scenario, e]),
 );
 const outputDir = await mkdtemp(join(tmpdir(), 'orbit-conformance-'));
-const { url, child } = await startServer();
+const { url, child } = await startHttpServer([BIN, '--http', '--sandbox', '--port', '0'], {
+  env: { ...process.env, ORBIT_LOG_LEVEL: 'warning' },
+  echoStderr: true,
+});
 let results: Map<string, Check[]>;
 try {
   await runSuite(url, outputDir);
   results = await readResults(outputDir);
 } finally {
-  await stop(child);
+  await stopProcess(child);
 }
 await rm(outputDir, { recursive: true, force: true });
 

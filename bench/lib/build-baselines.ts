@@ -1,27 +1,12 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type BuildOptions, build } from 'esbuild';
+import { build } from 'esbuild';
+import { BUILD_OPTIONS } from '../../scripts/build-options.js';
 
 import { TMP } from './paths.js';
 
-/**
- * The options scripts/build.ts uses for dist/orbit-mcp.js, repeated here because that script
- * builds on import. Keep the two in step: the start-up ratio is only fair if both are packaged alike.
- */
-const SAME_AS_ORBIT: BuildOptions = {
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  minify: true,
-  sourcemap: false,
-  chunkNames: 'chunks/[name]-[hash]',
-  banner: {
-    js: "import { createRequire as __orbitRequire } from 'node:module'; const require = __orbitRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-};
+/** The same packaging as dist/orbit-mcp.js: the start-up ratio is only fair if both are packaged alike. */
+const SAME_AS_ORBIT = BUILD_OPTIONS;
 
 export interface Baselines {
   /** The one-tool stdio server, bundled like orbit-mcp. */

@@ -1,7 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startHttpServer, stopProcess } from '../../scripts/lib/http-server.js';
 import { childEnv } from '../lib/child.js';
 import type { Figure } from '../lib/figure.js';
 import { round } from '../lib/stats.js';
@@ -11,37 +11,6 @@ export interface HttpContender {
   env?: Record<string, string>;
   tool: string;
   toolArgs: Record<string, unknown>;
-}
-
-/** Starts an HTTP server child on a free port and resolves with its MCP URL, read from its stderr. */
-async function startServer(contender: HttpContender): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, contender.args, {
-    env: childEnv(contender.env),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let seen = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening at" line in 15 s: ${seen}`)), 15_000);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${seen}`)));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      seen = (seen + chunk).slice(-4000);
-      const match = /listening at (http:\/\/\S+\/mcp)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-  });
-  return { url, child };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /**
@@ -92,11 +61,11 @@ export async function measureThroughput(
   // Two rounds each, alternating, so a slow moment of the machine does not land on one side only.
   for (const name of ['orbit', 'baseline', 'baseline', 'orbit'] as const) {
     const contender = name === 'orbit' ? orbit : baseline;
-    const { url, child } = await startServer(contender);
+    const { url, child } = await startHttpServer(contender.args, { env: childEnv(contender.env) });
     try {
       rps[name].push(await load(url, contender, sessions, 1_000, windowMs));
     } finally {
-      await stopServer(child);
+      await stopProcess(child);
     }
   }
   const best = (values: number[]) => Math.max(...values);

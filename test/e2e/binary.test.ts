@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpServer } from '../../scripts/lib/http-server.js';
 
 const BIN = 'dist/orbit-mcp.js';
 
@@ -51,21 +52,7 @@ describe('the built binary over stdio', () => {
   });
 });
 
-async function startHttp(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [BIN, '--http', '--port', '0', ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    child.stderr!.on('data', (chunk) => {
-      seen += chunk;
-      const match = /listening at (http:\/\/\S+)/.exec(seen);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', () => reject(new Error(`server exited: ${seen}`)));
-  });
-  return { url, child };
-}
+const startHttp = (args: string[]) => startHttpServer([BIN, '--http', '--port', '0', ...args]);
 
 describe('the built binary over Streamable HTTP', () => {
   let stateful: { url: string; child: ChildProcess };
