@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type Credential, type CredentialProvider, StaticCredentials } from './auth/credentials.js';
 import { CredentialStore } from './auth/store.js';
@@ -76,7 +77,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     target,
     client,
     credentials: stored ?? new StaticCredentials(credentials),
-    files: { outputDir: config.outputDir ?? join(process.cwd(), 'orbit-output') },
+    // Desktop assistants start servers in arbitrary folders (often `/`); the home folder is findable.
+    files: { outputDir: config.outputDir ?? join(homedir(), 'orbit-output') },
     async close() {
       stored?.close();
       await client.close();
