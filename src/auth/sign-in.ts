@@ -1,7 +1,7 @@
 import { AbortedError, OrbitError, type OrbitErrorOptions } from '../http/errors.js';
 import { ENV_PREFIX } from '../word.js';
 import type { SignInPrompt } from './credentials.js';
-import { type ShortcutFlow, type ShortcutResult, startShortcut } from './shortcut.js';
+import type { ShortcutFlow, ShortcutResult } from './shortcut.js';
 
 /** A sign-in that did not (yet) produce a key; the message says what the person should do. */
 export class SignInError extends OrbitError {
@@ -135,6 +135,8 @@ export class SignInManager {
     const generation = this.generation;
     let flow: ShortcutFlow;
     try {
+      // The flow (loopback server, PKCE, discovery) loads only when someone signs in.
+      const { startShortcut } = await import('./shortcut.js');
       flow = await startShortcut({
         baseUrl: this.options.baseUrl,
         clientName: this.options.clientName ?? 'orbit-mcp',
