@@ -16,6 +16,8 @@ export interface ToolAnnotations {
 export interface Progress {
   /** A readable message; `fraction` in [0,1] when the share done is known. Never goes backwards. */
   report(message: string, fraction?: number): void;
+  /** Drops a report still waiting out the throttle, when the result is about to say it all. */
+  discard?(): void;
 }
 
 /** A local input file, read from inside the allowed roots. */

@@ -16,8 +16,8 @@ export function createProgress(
   token: string | number | undefined,
   send: SendProgress,
   throttleMs = 100,
-): Progress & { flush(): Promise<void> } {
-  if (token === undefined) return { report() {}, flush: async () => {} };
+): Required<Progress> & { flush(): Promise<void> } {
+  if (token === undefined) return { report() {}, discard() {}, flush: async () => {} };
   let last = 0;
   let lastSentAt = 0;
   let pending: { message: string; fraction?: number } | undefined;
@@ -54,6 +54,11 @@ export function createProgress(
           emit();
         }, wait);
       }
+    },
+    discard() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      pending = undefined;
     },
     async flush() {
       if (timer) clearTimeout(timer);

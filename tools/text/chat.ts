@@ -169,6 +169,8 @@ async function streamInto(
       progress.report(growing(state));
     }
   }
+  // The result carries the whole answer; a partial one still waiting out the throttle is stale.
+  progress.discard?.();
   return res.requestId;
 }
 
