@@ -18,7 +18,7 @@ import { matchTemplate, type ResourceDefinition } from './define-resource.js';
 import type { AnyTool, Target, ToolContext } from './define-tool.js';
 import { instructionsFor } from './instructions.js';
 import { createProgress } from './progress.js';
-import { inputErrorFrom, renderError, renderResult } from './render.js';
+import { inputErrorFrom, renderError, renderResult, type ToolResult } from './render.js';
 import { clientRoots } from './roots.js';
 import { signInPrompt } from './sign-in.js';
 import { ToolTaskStore } from './tasks.js';
@@ -99,6 +99,30 @@ export function createMcpServer(deps: ServerDeps): Server {
     await deps.credentials.signIn(signInPrompt(server, call, progress));
   };
 
+  /** Parse, sign in if needed, run, render: the same for a plain call and a task. Never throws. */
+  const execute = async (
+    tool: AnyTool,
+    args: unknown,
+    call: { signal: AbortSignal; requestId: string | number },
+    progress: ReturnType<typeof createProgress>,
+    inTask: boolean,
+  ): Promise<ToolResult> => {
+    try {
+      const parsed = tool.input.safeParse(args ?? {});
+      if (!parsed.success) throw inputErrorFrom(parsed.error);
+      await ensureKey(tool, call, inTask ? { report() {} } : progress);
+      const output = await tool.run(parsed.data, contextFor(call.signal, progress, inTask));
+      return renderResult(tool, tool.output.parse(output));
+    } catch (error) {
+      log.debug(`tool ${tool.name} failed`, {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return renderError(error);
+    } finally {
+      await progress.flush();
+    }
+  };
+
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: listed.map((entry) => entry.listing),
   }));
@@ -128,17 +152,7 @@ export function createMcpServer(deps: ServerDeps): Server {
         server.notification({ method: 'notifications/progress', params }),
       );
       void (async () => {
-        let result: ReturnType<typeof renderResult>;
-        try {
-          const parsed = tool.input.safeParse(request.params.arguments ?? {});
-          if (!parsed.success) throw inputErrorFrom(parsed.error);
-          await ensureKey(tool, extra, { report() {} });
-          const output = await tool.run(parsed.data, contextFor(signal, progress, true));
-          result = renderResult(tool, tool.output.parse(output));
-        } catch (error) {
-          result = renderError(error);
-        }
-        await progress.flush();
+        const result = await execute(tool, request.params.arguments, { ...extra, signal }, progress, true);
         if (signal.aborted) return;
         await store.storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result);
       })().catch((error) =>
@@ -149,20 +163,7 @@ export function createMcpServer(deps: ServerDeps): Server {
     const progress = createProgress(request.params._meta?.progressToken, (params) =>
       extra.sendNotification({ method: 'notifications/progress', params }),
     );
-    try {
-      const parsed = tool.input.safeParse(request.params.arguments ?? {});
-      if (!parsed.success) throw inputErrorFrom(parsed.error);
-      await ensureKey(tool, extra, progress);
-      const output = await tool.run(parsed.data, contextFor(extra.signal, progress));
-      await progress.flush();
-      return renderResult(tool, tool.output.parse(output));
-    } catch (error) {
-      await progress.flush();
-      log.debug(`tool ${tool.name} failed`, {
-        error: error instanceof Error ? error.message : String(error),
-      });
-      return renderError(error);
-    }
+    return execute(tool, request.params.arguments, extra, progress, false);
   });
 
   const resources = deps.resources;
