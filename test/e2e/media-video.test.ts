@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
-import { type Harness, startHarness, textOf } from '../helpers/harness.js';
+import { type Harness, type Out, out, resourceText, startHarness, textOf } from '../helpers/harness.js';
 
 const TIMING = { videoQueueMs: 150, videoRenderMs: 300, pollHintMs: 30 };
 let h: Harness;
@@ -14,13 +14,8 @@ afterAll(async () => {
   await h.close();
 });
 
-// biome-ignore lint/suspicious/noExplicitAny: assertions read nested reply fields
-type Out = Record<string, any>;
-const resourceText = (c: object | undefined) => (c && 'text' in c ? String(c.text) : '');
-
 const statusPolls = () => h.sandbox.requests.filter((r) => r.path === '/api/video/status');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const out = (result: { structuredContent?: unknown }) => result.structuredContent as Out;
 
 describe('video_generate', () => {
   it('submits, reports readable progress in order, and saves a real MP4 with pre-charge and final cost', async () => {

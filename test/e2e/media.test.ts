@@ -5,7 +5,7 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
 import { makeWav } from '../../src/sandbox/media/audio.js';
-import { type Harness, startHarness, textOf } from '../helpers/harness.js';
+import { type Harness, type Out, out, resourceText, startHarness, textOf } from '../helpers/harness.js';
 
 const TIMING = { speechJobMs: 150, transcriptionJobMs: 150, pollHintMs: 30 };
 let h: Harness;
@@ -16,12 +16,8 @@ afterAll(async () => {
   await h.close();
 });
 
-// biome-ignore lint/suspicious/noExplicitAny: assertions read nested reply fields
-type Out = Record<string, any>;
-const resourceText = (c: object | undefined) => (c && 'text' in c ? String(c.text) : '');
 const resourceBlob = (c: object | undefined) => (c && 'blob' in c ? String(c.blob) : '');
 
-const out = (result: { structuredContent?: unknown }) => result.structuredContent as Out;
 const PNG = '89504e470d0a1a0a';
 const head = async (path: string, bytes = 8) => (await readFile(path)).subarray(0, bytes);
 

@@ -115,3 +115,12 @@ export function textOf(result: CallToolResult): string {
   const first = result.content.find((item) => item.type === 'text');
   return first && first.type === 'text' ? first.text : '';
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: assertions read nested reply fields
+export type Out = Record<string, any>;
+
+/** structuredContent, typed loosely for assertions. */
+export const out = (result: { structuredContent?: unknown }) => result.structuredContent as Out;
+
+/** The text of a resource's contents item ('' for a blob). */
+export const resourceText = (c: object | undefined) => (c && 'text' in c ? String(c.text) : '');
