@@ -23,9 +23,10 @@ export type Pricing = z.infer<typeof Pricing>;
 
 export function readPricing(value: unknown): Pricing | undefined {
   if (!value || typeof value !== 'object') return undefined;
-  for (const [key, entry] of Object.entries(value)) {
-    if (!PRICING_KEY.test(key)) continue;
-    const parsed = Pricing.safeParse(entry);
+  // Runs on every stream chunk: a plain key walk, and the pattern only for keys like x_….
+  for (const key in value) {
+    if (key[1] !== '_' || !PRICING_KEY.test(key)) continue;
+    const parsed = Pricing.safeParse((value as Record<string, unknown>)[key]);
     if (parsed.success) return parsed.data;
   }
   return undefined;
