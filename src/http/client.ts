@@ -18,7 +18,7 @@ import {
   parseRetryAfter,
   type RetryPolicy,
 } from './retry.js';
-import { readSse, type SseEvent } from './sse.js';
+import { readSse, type SseBatch, type SseEvent } from './sse.js';
 import { validateReply } from './validate.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -53,7 +53,8 @@ export interface SseResponse {
   status: number;
   requestId?: string;
   headers: Record<string, string>;
-  events: AsyncGenerator<SseEvent>;
+  /** The events, in order, one batch per network read. */
+  batches: AsyncGenerator<SseBatch>;
 }
 
 export interface BytesResponse {
@@ -121,8 +122,8 @@ export class HttpClient {
           scope,
         );
         const requestId = requestIdOf(res.headers);
-        const events = readSse(res.body, { requestId, isTerminal: spec.isTerminal, signal: scope.signal });
-        return { status: res.statusCode, requestId, headers: flatHeaders(res.headers), events };
+        const batches = readSse(res.body, { requestId, isTerminal: spec.isTerminal, signal: scope.signal });
+        return { status: res.statusCode, requestId, headers: flatHeaders(res.headers), batches };
       },
       bytes: async (spec) => {
         const res = await this.send(spec, scope);

@@ -36,9 +36,10 @@ describe('chat', () => {
     expect(out.usage.output_tokens).toBeGreaterThan(0);
     expect(out.cost.amount).toBeGreaterThan(0);
     expect(out.request_id).toMatch(/^req_/);
-    // An instant stream arrives in one read: one progress report, then the result says it all.
-    expect(progress.length).toBeGreaterThanOrEqual(1);
-    expect(out.text.startsWith(progress[0]!.message!)).toBe(true);
+    // An instant stream arrives in one or a few reads; the read that ends it is not reported
+    // (the result carries the same text), so there may be no progress at all. Any that came is
+    // a prefix of the answer.
+    for (const p of progress) expect(out.text.startsWith(p.message!)).toBe(true);
     const sent = h.sandbox.requests.find((r) => r.path === '/api/v1/chat/completions');
     expect(sent?.method).toBe('POST');
     expect(sent?.headers.authorization).toBe('Bearer sk-orbit-sandbox-demo');

@@ -150,21 +150,25 @@ async function streamInto(
     else applyChat(state, JSON.parse(event.data));
   };
   let shown = 0;
-  for await (const event of res.events) {
-    try {
-      apply(event);
-    } catch (error) {
-      throw new StreamError(
-        'malformed_chunk',
-        `The platform sent a stream event that could not be read: ${(error as Error).message}`,
-        {
-          requestId: res.requestId,
-          fix: 'Call again; if it repeats, call with stream: false.',
-        },
-      );
+  for await (const batch of res.batches) {
+    for (const event of batch.events) {
+      try {
+        apply(event);
+      } catch (error) {
+        throw new StreamError(
+          'malformed_chunk',
+          `The platform sent a stream event that could not be read: ${(error as Error).message}`,
+          {
+            requestId: res.requestId,
+            fix: 'Call again; if it repeats, call with stream: false.',
+          },
+        );
+      }
     }
+    // One report per network read: what arrived together is shown together. The read that ends
+    // the stream is not reported: the result carries the same text at the same moment.
     const seen = state.text.length + state.reasoning.length;
-    if (seen > shown) {
+    if (!batch.last && seen > shown) {
       shown = seen;
       progress.report(growing(state));
     }

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StaticCredentials } from '../../../src/auth/credentials.js';
 import { HttpClient } from '../../../src/http/client.js';
 import { AbortedError, ConnectionError, OrbitError, StreamError } from '../../../src/http/errors.js';
-import { readSse, type SseEvent } from '../../../src/http/sse.js';
+import { readSse, type SseBatch, type SseEvent } from '../../../src/http/sse.js';
 import { createLogger } from '../../../src/log.js';
 import { type Handler, json, type ScriptedServer, startServer } from './server.js';
 
@@ -13,19 +13,19 @@ async function* chunks(...parts: (string | Uint8Array)[]): AsyncGenerator<Uint8A
   for (const part of parts) yield typeof part === 'string' ? encoder.encode(part) : part;
 }
 
-async function collect(events: AsyncIterable<SseEvent>): Promise<SseEvent[]> {
+async function collect(batches: AsyncIterable<SseBatch>): Promise<SseEvent[]> {
   const out: SseEvent[] = [];
-  for await (const event of events) out.push(event);
+  for await (const batch of batches) out.push(...batch.events);
   return out;
 }
 
 /** Collects until the stream throws; fails the test if it ends normally. */
 async function collectFailure(
-  events: AsyncIterable<SseEvent>,
+  batches: AsyncIterable<SseBatch>,
 ): Promise<{ seen: SseEvent[]; error: OrbitError }> {
   const seen: SseEvent[] = [];
   try {
-    for await (const event of events) seen.push(event);
+    for await (const batch of batches) seen.push(...batch.events);
   } catch (error) {
     expect(error).toBeInstanceOf(OrbitError);
     return { seen, error: error as OrbitError };
@@ -89,16 +89,66 @@ describe('readSse', () => {
     expect(events).toEqual([{ data: '1' }]);
   });
 
-  it('does not read past [DONE]', async () => {
+  it('yields nothing after [DONE] but reads the body to its end, so the connection is kept', async () => {
     let pulled = 0;
+    let finished = false;
     async function* body() {
       for (const part of ['data: 1\n\ndata: [DONE]\n\n', 'data: after\n\n']) {
         pulled++;
         yield encoder.encode(part);
       }
+      finished = true;
     }
     expect(await collect(readSse(body()))).toEqual([{ data: '1' }]);
-    expect(pulled).toBe(1);
+    await vi.waitFor(() => expect(finished).toBe(true));
+    expect(pulled).toBe(2);
+  });
+
+  it('cuts a body the platform holds open after [DONE] once the grace period is over', async () => {
+    let destroyed = false;
+    let release: () => void = () => {};
+    const held = {
+      async *[Symbol.asyncIterator]() {
+        yield encoder.encode('data: 1\n\ndata: [DONE]\n\n');
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+      destroy() {
+        destroyed = true;
+        release();
+      },
+    };
+    expect(await collect(readSse(held, { drainMs: 20 }))).toEqual([{ data: '1' }]);
+    expect(destroyed).toBe(false);
+    await vi.waitFor(() => expect(destroyed).toBe(true));
+  });
+
+  it('hands over the events of one network read as one batch, the one with the marker as last', async () => {
+    const batches: SseBatch[] = [];
+    for await (const batch of readSse(chunks('data: 1\n\ndata: 2\n\n', 'data: 3\n\ndata: [DONE]\n\n'))) {
+      batches.push(batch);
+    }
+    expect(batches).toEqual([
+      { events: [{ data: '1' }, { data: '2' }], last: false },
+      { events: [{ data: '3' }], last: true },
+    ]);
+  });
+
+  it('destroys the body when the caller stops reading early', async () => {
+    let destroyed = false;
+    const body = {
+      async *[Symbol.asyncIterator]() {
+        try {
+          yield encoder.encode('data: 1\n\n');
+          yield encoder.encode('data: 2\n\n');
+        } finally {
+          destroyed = true;
+        }
+      },
+    };
+    for await (const _batch of readSse(body)) break;
+    await vi.waitFor(() => expect(destroyed).toBe(true));
   });
 
   it('stops at an event isTerminal accepts, without needing [DONE]', async () => {
@@ -290,7 +340,7 @@ describe('HttpClient.stream', () => {
     });
     expect(res.status).toBe(200);
     expect(res.requestId).toBe('req_stream');
-    expect(await collect(res.events)).toEqual([{ data: '{"n":1}' }, { data: '{"n":2}' }]);
+    expect(await collect(res.batches)).toEqual([{ data: '{"n":1}' }, { data: '{"n":2}' }]);
     expect(server.requests[0]?.headers.accept).toBe('text/event-stream');
     expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual({ stream: true });
   });
@@ -299,7 +349,7 @@ describe('HttpClient.stream', () => {
     fresh();
     server.script(sse(['data: {"n":1}\n\n']));
     const res = await api().stream({ method: 'POST', path: '/api/v1/chat/completions', body: {} });
-    const { seen, error } = await collectFailure(res.events);
+    const { seen, error } = await collectFailure(res.batches);
     expect(seen).toHaveLength(1);
     expect(error).toBeInstanceOf(StreamError);
     expect(error.code).toBe('stream_incomplete');
@@ -310,7 +360,7 @@ describe('HttpClient.stream', () => {
     fresh();
     server.script(sse(['data: {"n":1}\n\n', 'data: {"n":2}\n\n'], 'cut'));
     const res = await api().stream({ method: 'POST', path: '/api/v1/chat/completions', body: {} });
-    const { seen, error } = await collectFailure(res.events);
+    const { seen, error } = await collectFailure(res.batches);
     expect(seen).toHaveLength(2);
     expect(error instanceof StreamError || error instanceof ConnectionError).toBe(true);
     expect(error.requestId).toBe('req_stream');
@@ -333,8 +383,8 @@ describe('HttpClient.stream', () => {
     const seen: SseEvent[] = [];
     const error = await (async () => {
       try {
-        for await (const event of res.events) {
-          seen.push(event);
+        for await (const batch of res.batches) {
+          seen.push(...batch.events);
           controller.abort();
         }
       } catch (caught) {
@@ -373,7 +423,7 @@ describe('HttpClient.stream', () => {
       ]),
     );
     const res = await api().stream({ method: 'POST', path: '/api/v1/chat/completions', body: {} });
-    const { error } = await collectFailure(res.events);
+    const { error } = await collectFailure(res.batches);
     expect(error).toMatchObject({
       code: 'stream_error',
       status: 500,
