@@ -39,6 +39,9 @@ function directCaller(baseUrl: string, apiKey: string) {
   };
 }
 
+/** Enough calls for the JIT to settle on both paths: a server lives long, the first calls are not its steady state. */
+const WARM_UP_CALLS = 200;
+
 async function timed(run: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
   await run();
@@ -63,7 +66,7 @@ export async function measureChatLatency(
       const viaMcp = () =>
         mcp.call('chat', { model: MODEL, prompt: PROMPT, stream }, stream ? () => {} : undefined);
       const straight = () => direct.call(stream);
-      for (let i = 0; i < 50; i++) {
+      for (let i = 0; i < WARM_UP_CALLS; i++) {
         await straight();
         await viaMcp();
       }
