@@ -17,6 +17,7 @@ import { registerSecret } from '../log.js';
 import type { Runtime } from '../runtime.js';
 import { SANDBOX_DEMO_KEY } from '../sandbox/constants.js';
 import { VERSION } from '../version.js';
+import { SessionEventStore } from './event-store.js';
 import {
   isResourceMetadataPath,
   publicOrigin,
@@ -33,6 +34,8 @@ export interface HttpOptions {
   /** Extra Host header values to accept (for a reverse proxy); loopback names are always accepted. */
   allowedHosts?: string[];
   path?: string;
+  /** A session with no open stream and no request for this long is closed (default 30 min). */
+  sessionIdleMs?: number;
 }
 
 interface Session {
@@ -40,7 +43,14 @@ interface Session {
   server: Server;
   /** Hash of the credential that opened the session; other credentials are refused on it. */
   owner: string;
+  /** When its last request came or its last stream closed. */
+  lastSeen: number;
+  /** Responses still open (a streamed call, the standalone GET stream). */
+  open: number;
 }
+
+/** How long a client may wait before reconnecting a dropped stream (sent as the SSE `retry` field). */
+const RECONNECT_MS = 1_000;
 
 export interface RunningHttp {
   url: string;
@@ -53,6 +63,28 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
   const mcpPath = options.path ?? '/mcp';
   const sessions = new Map<string, Session>();
   let port = options.port;
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+
+  /** Counts the response as open until it closes: a session with a live stream is never idle. */
+  const track = (session: Session, res: ServerResponse) => {
+    session.lastSeen = Date.now();
+    session.open++;
+    res.once('close', () => {
+      session.open--;
+      session.lastSeen = Date.now();
+    });
+  };
+  // Clients that vanish without DELETE would otherwise keep their session (and its events) forever.
+  const sweeper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const session of sessions.values()) {
+        if (session.open === 0 && now - session.lastSeen > idleMs) session.transport.close().catch(() => {});
+      }
+    },
+    Math.min(60_000, idleMs),
+  );
+  sweeper.unref();
 
   const newServer = (credentials: Credential[], toolsets?: Toolset[]) =>
     createMcpServer({
@@ -137,6 +169,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
           'This session belongs to another credential; open your own session.',
         );
       }
+      track(session, res);
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
@@ -146,8 +179,13 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, owner });
+        const session: Session = { transport, server, owner, lastSeen: Date.now(), open: 0 };
+        sessions.set(id, session);
+        track(session, res);
       },
+      // Events are kept so a dropped stream can be resumed with Last-Event-ID.
+      eventStore: new SessionEventStore(),
+      retryInterval: RECONNECT_MS,
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -173,6 +211,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     url: `http://${shownHost}:${port}${mcpPath}`,
     port,
     async close() {
+      clearInterval(sweeper);
       for (const session of sessions.values()) await session.transport.close().catch(() => {});
       sessions.clear();
       http.closeAllConnections();

@@ -1,0 +1,50 @@
+import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+interface Stored {
+  streamId: string;
+  message: JSONRPCMessage;
+}
+
+/**
+ * The recent SSE events of one HTTP session, so a client whose connection drops mid-call can
+ * reconnect with `Last-Event-ID` and get the rest (progress and the result): nothing is lost to a
+ * flaky network. One store per session, so an event id never reaches into another session; bounded,
+ * the oldest events go first.
+ */
+export class SessionEventStore implements EventStore {
+  private readonly events = new Map<string, Stored>();
+  private next = 0;
+
+  constructor(private readonly maxEvents = 1_000) {}
+
+  async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+    const eventId = String(++this.next);
+    this.events.set(eventId, { streamId, message });
+    if (this.events.size > this.maxEvents) {
+      // A Map iterates in insertion order: the first key is the oldest event.
+      this.events.delete(this.events.keys().next().value!);
+    }
+    return eventId;
+  }
+
+  // No getStreamIdForEventId, on purpose: with it the SDK answers 409 to a client that reconnects
+  // before the server has noticed its old connection drop (a real network drop can go unnoticed for
+  // minutes). Without it, the newer connection takes the stream over. Session and credential are
+  // checked before any replay.
+
+  async replayEventsAfter(
+    lastEventId: string,
+    { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<string> {
+    const streamId = this.events.get(lastEventId)?.streamId;
+    if (streamId === undefined) throw new Error(`Event ${lastEventId} is unknown or too old to replay.`);
+    const after = Number(lastEventId);
+    for (const [eventId, event] of this.events) {
+      // The SDK stores an empty priming message at the start of each stream; it is not a message to replay.
+      if (Number(eventId) <= after || event.streamId !== streamId || !('jsonrpc' in event.message)) continue;
+      await send(eventId, event.message);
+    }
+    return streamId;
+  }
+}

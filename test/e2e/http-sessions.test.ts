@@ -1,0 +1,209 @@
+/**
+ * Stateful Streamable HTTP sessions: a dropped stream is resumed with Last-Event-ID and nothing is
+ * lost, and a session its client abandoned is closed after its idle time.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { createParser } from 'eventsource-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { type RunningHttp, serveHttp } from '../../src/mcp/http.js';
+import { createRuntime, type Runtime } from '../../src/runtime.js';
+
+const IDLE_MS = 300;
+let runtime: Runtime;
+let http: RunningHttp;
+
+beforeAll(async () => {
+  // The in-process sandbox paces stream chunks (20 ms each): a chat call lasts a few hundred ms.
+  runtime = await createRuntime(loadConfig({ logLevel: 'error' }, {}), { sandbox: true });
+  http = await serveHttp(runtime, { port: 0, host: '127.0.0.1', stateless: false, sessionIdleMs: IDLE_MS });
+});
+afterAll(async () => {
+  await http?.close();
+  await runtime?.close();
+});
+
+const CHAT = {
+  name: 'chat',
+  arguments: { model: 'openai/gpt-sandbox', prompt: 'Tell me about resumable streams' },
+};
+
+describe('resuming a dropped stream', () => {
+  it('delivers the rest of the progress and the result to a client that reconnects with Last-Event-ID', async () => {
+    const first = new Client({ name: 'flaky', version: '1' });
+    const firstTransport = new StreamableHTTPClientTransport(new URL(http.url));
+    await first.connect(firstTransport);
+    const sessionId = firstTransport.sessionId!;
+
+    let token: string | undefined;
+    const before: Progress[] = [];
+    let dropped!: () => void;
+    const droppedOnce = new Promise<void>((resolve) => {
+      dropped = resolve;
+    });
+    const lost = first
+      .callTool(CHAT, undefined, {
+        onresumptiontoken: (t) => {
+          token = t;
+        },
+        onprogress: (p) => {
+          before.push(p);
+          dropped();
+        },
+      })
+      .catch((error: unknown) => error);
+    // The network goes away after the first progress notification.
+    await droppedOnce;
+    await firstTransport.close();
+    expect(await lost).toBeInstanceOf(Error);
+    expect(token).toBeTruthy();
+
+    // A new connection to the same session, picking up after the last event it saw: the server
+    // replays what the first connection missed, the rest of the progress and then the result.
+    const replayed = await readUntilResult(sessionId, token!);
+    const progress = replayed.filter((m) => m.method === 'notifications/progress');
+    const response = replayed.at(-1)!;
+    expect(progress.length).toBeGreaterThan(0);
+    for (const m of progress) {
+      expect(m.params!.progressToken).toBe(response.id);
+      expect(m.params!.progress).toBeGreaterThan(before.at(-1)!.progress);
+    }
+    const out = response.result!.structuredContent as { text: string; finish_reason: string };
+    expect(out.text).toContain('Tell me about resumable streams');
+    expect(out.finish_reason).toBe('stop');
+    for (const p of [...before, ...progress.map((m) => m.params as Progress)]) {
+      expect(out.text.startsWith(p.message!)).toBe(true);
+    }
+
+    // The SDK client resumes the same way (and the events are still there for a second try).
+    const second = new Client({ name: 'flaky', version: '1' });
+    const secondTransport = new StreamableHTTPClientTransport(new URL(http.url), { sessionId });
+    await second.connect(secondTransport);
+    try {
+      const result = await second.request({ method: 'tools/call', params: CHAT }, CallToolResultSchema, {
+        resumptionToken: token,
+      });
+      expect(result.structuredContent).toEqual(out);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('opens each streamed reply with a priming event and a retry interval, so a client can resume', async () => {
+    const client = new Client({ name: 'raw', version: '1' });
+    const transport = new StreamableHTTPClientTransport(new URL(http.url));
+    await client.connect(transport);
+    try {
+      const res = await fetch(http.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': transport.sessionId!,
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+      });
+      const events: { id?: string; data: string }[] = [];
+      let retry: number | undefined;
+      const parser = createParser({
+        onEvent: (event) => events.push({ id: event.id, data: event.data }),
+        onRetry: (ms) => {
+          retry = ms;
+        },
+      });
+      parser.feed(await res.text());
+      expect(events[0]).toEqual({ id: expect.any(String), data: '' });
+      expect(retry).toBeGreaterThan(0);
+      expect(events.at(-1)!.id).toBeTruthy();
+      expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ id: 7, result: { tools: expect.any(Array) } });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+interface Message {
+  id?: number | string;
+  method?: string;
+  params?: Record<string, unknown> & { progressToken?: unknown; progress?: number };
+  result?: { structuredContent?: unknown };
+}
+
+/** GET with Last-Event-ID, as a reconnecting client sends it; reads SSE messages up to the first response. */
+async function readUntilResult(sessionId: string, lastEventId: string): Promise<Message[]> {
+  const res = await fetch(http.url, {
+    headers: {
+      accept: 'text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+      'last-event-id': lastEventId,
+    },
+  });
+  expect(res.status).toBe(200);
+  const messages: Message[] = [];
+  const parser = createParser({
+    onEvent: (event) => {
+      if (event.data) messages.push(JSON.parse(event.data) as Message);
+    },
+  });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  while (!messages.some((m) => m.result)) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parser.feed(decoder.decode(value, { stream: true }));
+  }
+  await reader.cancel();
+  return messages;
+}
+
+describe('idle sessions', () => {
+  const initialize = () =>
+    fetch(http.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'gone', version: '1' },
+        },
+      }),
+    });
+  const listTools = (sessionId: string) =>
+    fetch(http.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+
+  it('closes a session its client abandoned, and keeps one whose client still listens', async () => {
+    const abandoned = await initialize();
+    const abandonedId = abandoned.headers.get('mcp-session-id')!;
+    await abandoned.body?.cancel();
+    expect((await listTools(abandonedId)).status).toBe(200);
+
+    // The SDK client keeps a GET stream open on its session: that session is in use.
+    const listening = new Client({ name: 'listening', version: '1' });
+    await listening.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS * 3));
+      const gone = await listTools(abandonedId);
+      expect(gone.status).toBe(404);
+      expect((await listening.listTools()).tools.length).toBeGreaterThan(3);
+    } finally {
+      await listening.close();
+    }
+  });
+});

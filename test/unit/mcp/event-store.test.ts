@@ -1,0 +1,48 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { SessionEventStore } from '../../../src/mcp/event-store.js';
+
+const note = (n: number): JSONRPCMessage => ({
+  jsonrpc: '2.0',
+  method: 'notifications/progress',
+  params: { progressToken: 1, progress: n },
+});
+
+async function replay(store: SessionEventStore, after: string) {
+  const sent: [string, JSONRPCMessage][] = [];
+  const streamId = await store.replayEventsAfter(after, {
+    send: async (id, message) => {
+      sent.push([id, message]);
+    },
+  });
+  return { streamId, sent };
+}
+
+describe('SessionEventStore', () => {
+  it('replays the events of the same stream after the given id, in order, skipping priming events', async () => {
+    const store = new SessionEventStore();
+    const priming = await store.storeEvent('a', {} as JSONRPCMessage);
+    const first = await store.storeEvent('a', note(1));
+    await store.storeEvent('b', note(100));
+    const second = await store.storeEvent('a', note(2));
+    const third = await store.storeEvent('a', note(3));
+
+    const fromPriming = await replay(store, priming);
+    expect(fromPriming.streamId).toBe('a');
+    expect(fromPriming.sent.map(([id]) => id)).toEqual([first, second, third]);
+
+    const fromFirst = await replay(store, first);
+    expect(fromFirst.sent).toEqual([
+      [second, note(2)],
+      [third, note(3)],
+    ]);
+  });
+
+  it('forgets the oldest events beyond its bound, and refuses to replay from a forgotten one', async () => {
+    const store = new SessionEventStore(3);
+    const ids = [];
+    for (let n = 1; n <= 5; n++) ids.push(await store.storeEvent('a', note(n)));
+    await expect(replay(store, ids[0]!)).rejects.toThrow(/unknown or too old/);
+    expect((await replay(store, ids[2]!)).sent.map(([, m]) => m)).toEqual([note(4), note(5)]);
+  });
+});
