@@ -167,7 +167,8 @@ export class HttpClient {
     const headers = this.headers(spec, credential?.kind, credential?.value);
     const body = await encodeBody(spec, headers);
     const idempotent = isIdempotent(spec.method, spec.idempotencyKey !== undefined);
-    let waited = 0;
+    // The budget counts the attempts too: a GET that timed out already cost timeoutMs.
+    const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       if (scope.signal.aborted) throw new AbortedError();
       const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs;
@@ -214,10 +215,9 @@ export class HttpClient {
         );
         outcome = { kind: 'network', notSent: code === 'ECONNREFUSED' };
       }
-      const delay = nextDelay(outcome, attempt, idempotent, waited, this.retry);
+      const delay = nextDelay(outcome, attempt, idempotent, Date.now() - started, this.retry);
       if (delay === undefined) throw failure;
       scope.log.debug(`retrying ${spec.method} ${spec.path} in ${delay} ms`, { attempt: attempt + 1 });
-      waited += delay;
       await sleep(delay, scope.signal);
     }
   }

@@ -5,7 +5,7 @@
  */
 export interface RetryPolicy {
   maxRetries: number;
-  /** Upper bound on the sum of all waits, so a tool never hangs on retries. */
+  /** Upper bound on the time a call spends, attempts and waits together, before its next retry starts. */
   maxTotalWaitMs: number;
   baseDelayMs: number;
   maxDelayMs: number;

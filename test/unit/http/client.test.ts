@@ -39,7 +39,9 @@ afterAll(async () => {
   await server.close();
 });
 
-function makeClient(options: { baseUrl?: string | null; timeoutMs?: number; maxRetries?: number } = {}) {
+function makeClient(
+  options: { baseUrl?: string | null; timeoutMs?: number; maxRetries?: number; maxTotalWaitMs?: number } = {},
+) {
   const client = new HttpClient({
     baseUrl: options.baseUrl === null ? undefined : (options.baseUrl ?? server.baseUrl),
     timeoutMs: options.timeoutMs ?? 5_000,
@@ -48,6 +50,7 @@ function makeClient(options: { baseUrl?: string | null; timeoutMs?: number; maxR
       baseDelayMs: 1,
       maxDelayMs: 5,
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      ...(options.maxTotalWaitMs === undefined ? {} : { maxTotalWaitMs: options.maxTotalWaitMs }),
     },
   });
   clients.push(client);
@@ -263,6 +266,18 @@ describe('HttpClient.request', () => {
     );
     expect(error.code).toBe('timeout');
     expect(server.requests).toHaveLength(3);
+  });
+
+  it('does not retry once the attempts have used up the retry budget', async () => {
+    server.script(silent);
+    const error = await failure(
+      makeClient({ timeoutMs: 300, maxTotalWaitMs: 100 })
+        .api(scope())
+        .request({ method: 'GET', path: '/slow', schema: z.object({}) }),
+    );
+    expect(error.code).toBe('timeout');
+    // The timed-out attempt alone took longer than the budget: failing now beats waiting 3 x 300 ms.
+    expect(server.requests).toHaveLength(1);
   });
 
   it('throws AbortedError when the caller aborts a pending request', async () => {
