@@ -42,6 +42,9 @@ export interface RequestSpec {
   timeoutMs?: number;
 }
 
+/** Told as a binary reply arrives: bytes so far, and the whole size when the reply declared it. */
+export type OnBytes = (received: number, total: number | undefined) => void;
+
 export interface ApiResponse<T> {
   data: T;
   status: number;
@@ -73,7 +76,7 @@ export interface Api {
   /** A streaming call; events end at the terminal marker or throw. */
   stream(spec: RequestSpec & { isTerminal?: (event: SseEvent) => boolean }): Promise<SseResponse>;
   /** A call whose reply may be binary (audio, video) or JSON; the caller looks at contentType. */
-  bytes(spec: RequestSpec): Promise<BytesResponse>;
+  bytes(spec: RequestSpec & { onBytes?: OnBytes }): Promise<BytesResponse>;
 }
 
 export interface ClientOptions {
@@ -125,17 +128,25 @@ export class HttpClient {
         const batches = readSse(res.body, { requestId, isTerminal: spec.isTerminal, signal: scope.signal });
         return { status: res.statusCode, requestId, headers: flatHeaders(res.headers), batches };
       },
-      bytes: async (spec) => {
+      bytes: async ({ onBytes, ...spec }) => {
         const res = await this.send(spec, scope);
-        const data = Buffer.from(
-          await readBody(() => res.body.arrayBuffer(), scope.signal, requestIdOf(res.headers)),
-        );
+        const requestId = requestIdOf(res.headers);
         const headers = flatHeaders(res.headers);
+        // A JSON reply (a ticket, an audio URL) is small and not what the caller is waiting for.
+        const binary = !/json/i.test(headers['content-type'] ?? '');
+        const data = await readBody(
+          async () =>
+            onBytes && binary
+              ? collectBytes(res.body, Number(headers['content-length']) || undefined, onBytes)
+              : Buffer.from(await res.body.arrayBuffer()),
+          scope.signal,
+          requestId,
+        );
         return {
           data,
           status: res.statusCode,
           contentType: headers['content-type'] ?? 'application/octet-stream',
-          requestId: requestIdOf(res.headers),
+          requestId,
           headers,
         };
       },
@@ -280,6 +291,22 @@ async function encodeBody(
 }
 
 /** Reads a reply body; a connection that breaks mid-body is a ConnectionError, never a raw socket error. */
+/** Reads a body chunk by chunk, telling the caller how much has arrived (a slow download shows progress). */
+async function collectBytes(
+  body: AsyncIterable<Uint8Array>,
+  total: number | undefined,
+  onBytes: OnBytes,
+): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    received += chunk.length;
+    onBytes(received, total);
+  }
+  return Buffer.concat(chunks, received);
+}
+
 async function readBody<T>(
   read: () => Promise<T>,
   signal: AbortSignal,

@@ -46,7 +46,12 @@ describe('video_generate', () => {
     const rendering = messages.findIndex((m) => /^rendering/.test(m));
     expect(queued).toBeGreaterThanOrEqual(0);
     expect(rendering).toBeGreaterThan(queued);
-    expect(messages.at(-1)).toBe('video completed');
+    // Then the file comes down ("video completed" may fall within the throttle window of the
+    // download's first report, which then replaces it), and the last word says all of it has.
+    const size = `${Math.ceil(bytes.length / 1024)} KB`;
+    expect(messages.at(-1)).toBe(`downloading the video, ${size} of ${size}`);
+    const downloading = messages.findIndex((m) => m.startsWith('downloading the video, '));
+    expect(downloading).toBeGreaterThan(rendering);
     // The sandbox hinted 30 ms between polls; the default would be 1 s.
     expect(statusPolls().length).toBeGreaterThan(3);
     const submit = h.sandbox.requests.find((r) => r.path === '/api/generate-video');

@@ -269,6 +269,29 @@ describe('speech_generate', () => {
     expect(out(result).path).toMatch(/\.mp3$/);
   });
 
+  it('reports the audio arriving while a streamed reply comes in', async () => {
+    // 8 s of 16 kHz WAV is 256 KB, sent in 4 KB chunks 5 ms apart.
+    const paced = await startHarness({ sandbox: { timing: { ...TIMING, streamChunkDelayMs: 5 } } });
+    try {
+      const progress: Progress[] = [];
+      const result = await paced.call(
+        'speech_generate',
+        { text: 'A long sentence to speak. '.repeat(6), model: 'tts-mini', format: 'wav', stream: true },
+        { onprogress: (p) => progress.push(p) },
+      );
+      expect(result.isError, textOf(result)).toBeFalsy();
+      const received = progress
+        .map((p) => /^receiving audio, (\d+) KB$/.exec(p.message ?? '')?.[1])
+        .filter((kb): kb is string => kb !== undefined)
+        .map(Number);
+      expect(received.length).toBeGreaterThan(1);
+      for (let i = 1; i < received.length; i++) expect(received[i]).toBeGreaterThan(received[i - 1]!);
+      expect((await readFile(out(result).path!)).length).toBeGreaterThan(received.at(-1)! * 1024 - 1024);
+    } finally {
+      await paced.close();
+    }
+  });
+
   it('asks for text or a run id', async () => {
     const result = await h.call('speech_generate', {});
     expect(textOf(result)).toMatch(/Nothing to speak/);

@@ -81,7 +81,7 @@ export async function settleAudio(
 }
 
 async function fetchAudio(ctx: ToolContext, url: string): Promise<FileOut> {
-  const { data, contentType } = await download(ctx, url);
+  const { data, contentType } = await download(ctx, url, 'the audio');
   return saveBytes(ctx, data, contentType);
 }
 

@@ -120,7 +120,7 @@ export async function saveImages(
     ctx.progress.report(`saving image ${i + 1} of ${reply.data.length}`);
     if (item.b64_json) images.push(await saveBytes(ctx, Buffer.from(item.b64_json, 'base64')));
     else if (item.url) {
-      const { data, contentType } = await download(ctx, item.url);
+      const { data, contentType } = await download(ctx, item.url, 'the image');
       images.push(await saveBytes(ctx, data, contentType));
     }
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, SPEND } from '../../src/mcp/define-tool.js';
 import { AudioOut, audioText, settleAudio } from './audio.js';
-import { filesContent } from './shared.js';
+import { filesContent, receiving } from './shared.js';
 
 export default defineTool({
   name: 'music_generate',
@@ -24,6 +24,7 @@ export default defineTool({
       path: '/api/v1/audio/speech',
       body: { model: args.model, input: args.prompt, voice: 'default' },
       headers: { accept: 'audio/*, application/json' },
+      onBytes: receiving(ctx, 'receiving the track'),
     });
     return settleAudio(ctx, res, { model: args.model, maxWaitS: 50 });
   },

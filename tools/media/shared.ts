@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { mediaContent, type OutputFile } from '../../src/files/content.js';
+import type { OnBytes } from '../../src/http/client.js';
 import { type JobRecord, jobScope, jobs } from '../../src/jobs/store.js';
 import type { ExtraContent, SavedFile, ToolContext } from '../../src/mcp/define-tool.js';
 
@@ -27,14 +28,29 @@ export function waitBudgetMs(ctx: ToolContext, maxWaitS: number): number {
 export async function download(
   ctx: ToolContext,
   url: string,
+  what = 'the file',
 ): Promise<{ data: Buffer; contentType: string }> {
   const res = await ctx.api.bytes({
     method: 'GET',
     path: url,
     credential: 'none',
     headers: { accept: '*/*' },
+    onBytes: receiving(ctx, `downloading ${what}`),
   });
   return { data: res.data, contentType: res.contentType };
+}
+
+/** Progress while a binary reply arrives: "receiving audio, 48 KB of 120 KB". */
+export function receiving(ctx: ToolContext, doing: string): OnBytes {
+  return (received, total) =>
+    ctx.progress.report(
+      `${doing}, ${kilobytes(received)}${total ? ` of ${kilobytes(total)}` : ''}`,
+      total ? received / total : undefined,
+    );
+}
+
+function kilobytes(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 export async function saveBytes(ctx: ToolContext, data: Buffer, contentType?: string): Promise<FileOut> {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputError } from '../../src/http/errors.js';
 import { defineTool, SPEND } from '../../src/mcp/define-tool.js';
 import { AudioOut, audioText, awaitSpeech, settleAudio } from './audio.js';
-import { filesContent, knownJob, MaxWait } from './shared.js';
+import { filesContent, knownJob, MaxWait, receiving } from './shared.js';
 
 export default defineTool({
   name: 'speech_generate',
@@ -47,6 +47,7 @@ export default defineTool({
             response_format: args.format,
           },
           headers: { accept: 'audio/*, application/json' },
+          onBytes: receiving(ctx, 'receiving audio'),
         })
       : await ctx.api.bytes({
           method: 'POST',
@@ -59,6 +60,7 @@ export default defineTool({
             response_format: args.format,
           },
           headers: { accept: 'audio/*, application/json' },
+          onBytes: receiving(ctx, 'receiving audio'),
         });
     return settleAudio(ctx, res, { model: args.model, maxWaitS: args.max_wait_s });
   },

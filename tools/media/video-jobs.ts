@@ -245,7 +245,7 @@ export async function awaitVideo(
 }
 
 async function saveVideo(ctx: ToolContext, url: string): Promise<FileOut> {
-  const { data, contentType } = await download(ctx, url);
+  const { data, contentType } = await download(ctx, url, 'the video');
   return saveBytes(ctx, data, contentType);
 }
 
