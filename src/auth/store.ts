@@ -152,7 +152,19 @@ export class CredentialStore {
     return { data: structuredClone(parsed), corrupt: false };
   }
 
+  /** Read, change, write under the file's lock: two processes signing in at once both keep their entry. */
   private update(mutate: (data: StoreFile) => void): void {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const release = lockFile(`${this.path}.lock`);
+    try {
+      this.cache = undefined;
+      this.change(mutate);
+    } finally {
+      release();
+    }
+  }
+
+  private change(mutate: (data: StoreFile) => void): void {
     const { data, corrupt } = this.read();
     if (corrupt) {
       // Never replace a file we could not read without keeping it: move it aside first.
@@ -165,7 +177,6 @@ export class CredentialStore {
   }
 
   private write(data: StoreFile): void {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const temp = `${this.path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     const fd = openSync(temp, 'wx', 0o600);
     try {
@@ -179,5 +190,45 @@ export class CredentialStore {
     closeSync(fd);
     renameSync(temp, this.path);
     this.cache = undefined;
+  }
+}
+
+/** A lock older than this was left by a process that died holding it. */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 5_000;
+
+/**
+ * An exclusive lock file (created with O_EXCL), waited for synchronously: the store's callers are
+ * synchronous and hold it for one small write. Returns the release function.
+ */
+function lockFile(path: string): () => void {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      closeSync(openSync(path, 'wx', 0o600));
+      return () => rmSync(path, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const age = lockAge(path);
+    if (age !== undefined && age > STALE_LOCK_MS) {
+      rmSync(path, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `The credential file is locked by another orbit-mcp process (${path}). If none is running, delete that file.`,
+      );
+    }
+    Atomics.wait(pause, 0, 0, 5 + Math.random() * 10);
+  }
+}
+
+function lockAge(path: string): number | undefined {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return undefined;
   }
 }

@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CredentialStore, defaultConfigDir } from '../../src/auth/store.js';
 
@@ -54,6 +56,42 @@ describe('credential store', () => {
     expect(a.get('https://a.example', 'api_key')).toBeUndefined();
     store().set('https://a.example', 'api_key', { value: 'from-cli' });
     expect(a.get('https://a.example', 'api_key')?.value).toBe('from-cli');
+  });
+
+  it('loses no entry when several processes write at the same time', async () => {
+    const writers = ['a', 'b', 'c', 'd'];
+    const writer = fileURLToPath(new URL('./fixtures/store-writer.ts', import.meta.url));
+    await Promise.all(
+      writers.map(
+        (prefix) =>
+          new Promise<void>((resolve, reject) => {
+            const child = spawn(process.execPath, ['--import', 'tsx', writer, dir, prefix, '25'], {
+              stdio: ['ignore', 'ignore', 'pipe'],
+            });
+            let stderr = '';
+            child.stderr.on('data', (chunk) => {
+              stderr += chunk;
+            });
+            child.on('exit', (code) =>
+              code === 0 ? resolve() : reject(new Error(`writer ${prefix}: ${stderr}`)),
+            );
+          }),
+      ),
+    );
+    const file = JSON.parse(await readFile(join(dir, 'credentials.json'), 'utf8'));
+    expect(Object.keys(file.platforms)).toHaveLength(writers.length * 25);
+    expect(await readdir(dir)).toEqual(['credentials.json']);
+  });
+
+  it('takes over a lock left behind by a process that died holding it', async () => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const lock = join(dir, 'credentials.json.lock');
+    await writeFile(lock, '');
+    const longAgo = new Date(Date.now() - 60_000);
+    await utimes(lock, longAgo, longAgo);
+    store().set('https://a.example', 'api_key', { value: 'after-crash' });
+    expect(store().get('https://a.example', 'api_key')?.value).toBe('after-crash');
+    expect(await readdir(dir)).toEqual(['credentials.json']);
   });
 
   it('reads a corrupt file as empty, warns once, and moves it aside before writing', async () => {
