@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -11,13 +11,14 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { resources } from '../../resources/index.js';
 import { toolCatalog } from '../../tools/index.js';
-import { type Credential, StaticCredentials } from '../auth/credentials.js';
+import type { Credential } from '../auth/credentials.js';
 import { ConfigSchema, type Toolset } from '../config.js';
 import { registerSecret } from '../log.js';
 import type { Runtime } from '../runtime.js';
 import { SANDBOX_DEMO_KEY } from '../sandbox/constants.js';
 import { VERSION } from '../version.js';
 import { SessionEventStore } from './event-store.js';
+import { fingerprint, RejectedKeys, RequestCredentials } from './request-credentials.js';
 import {
   isResourceMetadataPath,
   publicOrigin,
@@ -41,8 +42,9 @@ export interface HttpOptions {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
-  /** Hash of the credential that opened the session; other credentials are refused on it. */
+  /** Fingerprint of the credential the session serves; other credentials are refused on it. */
   owner: string;
+  credentials: RequestCredentials;
   /** When its last request came or its last stream closed. */
   lastSeen: number;
   /** Responses still open (a streamed call, the standalone GET stream). */
@@ -86,11 +88,15 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
   );
   sweeper.unref();
 
-  const newServer = (credentials: Credential[], toolsets?: Toolset[]) =>
+  const rejected = new RejectedKeys();
+  const credentialsFor = (credential: Credential) =>
+    new RequestCredentials(credential, (refused) => rejected.add(fingerprint(refused)));
+
+  const newServer = (credentials: RequestCredentials, toolsets?: Toolset[]) =>
     createMcpServer({
       config: runtime.config,
       client: runtime.client,
-      credentials: new StaticCredentials(credentials),
+      credentials,
       tools: toolCatalog,
       resources,
       files: runtime.files,
@@ -139,6 +145,18 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       });
     }
     const owner = fingerprint(credential);
+    if (rejected.has(owner)) {
+      // RFC 6750: the client learns its token is bad, and an OAuth client signs in again.
+      res.setHeader(
+        'WWW-Authenticate',
+        wwwAuthenticate(publicOrigin(req), mcpPath, runtime.target, 'invalid_token'),
+      );
+      return json(res, 401, {
+        error: 'invalid_token',
+        message:
+          'The platform refused this key (401) on an earlier call. Sign in again, or send a valid key as `Authorization: Bearer <key>`.',
+      });
+    }
     const toolsets = parseToolsets(url.searchParams.get('toolsets'));
     if (toolsets instanceof Error)
       return json(res, 400, { error: 'invalid_toolsets', message: toolsets.message });
@@ -147,7 +165,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     if (body instanceof Error) return rpcError(res, 400, -32700, 'Parse error: the body is not valid JSON.');
 
     if (options.stateless) {
-      const server = newServer([credential], toolsets);
+      const server = newServer(credentialsFor(credential), toolsets);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => {
         transport.close().catch(() => {});
@@ -161,7 +179,12 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     if (sessionId) {
       const session = sessions.get(sessionId);
       if (!session) return rpcError(res, 404, -32001, 'Session not found; initialize a new session.');
-      if (session.owner !== owner) {
+      if (session.owner !== owner && rejected.has(session.owner)) {
+        // The key this session served was refused and its client signed in again: the session
+        // (and any call it has running) carries on with the new key.
+        session.owner = owner;
+        session.credentials.replace(credential);
+      } else if (session.owner !== owner) {
         return rpcError(
           res,
           403,
@@ -175,11 +198,12 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return rpcError(res, 400, -32000, 'Bad request: send initialize first, or the Mcp-Session-Id header.');
     }
-    const server = newServer([credential], toolsets);
+    const credentials = credentialsFor(credential);
+    const server = newServer(credentials, toolsets);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        const session: Session = { transport, server, owner, lastSeen: Date.now(), open: 0 };
+        const session: Session = { transport, server, owner, credentials, lastSeen: Date.now(), open: 0 };
         sessions.set(id, session);
         track(session, res);
       },
@@ -232,10 +256,6 @@ function requestCredential(req: IncomingMessage, runtime: Runtime): Credential |
   if (runtime.target.kind === 'sandbox')
     return { kind: 'api_key', value: SANDBOX_DEMO_KEY, source: 'sandbox' };
   return undefined;
-}
-
-function fingerprint(credential: Credential): string {
-  return createHash('sha256').update(credential.value).digest('hex');
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);

@@ -36,7 +36,13 @@ export function resourceMetadata(
   };
 }
 
-export function wwwAuthenticate(origin: string, mcpPath: string, target: Target): string {
-  if (target.kind === 'none') return 'Bearer realm="orbit-mcp"';
-  return `Bearer realm="orbit-mcp", resource_metadata="${origin}${WELL_KNOWN}${mcpPath}", scope="${SCOPES.join(' ')}"`;
+export function wwwAuthenticate(
+  origin: string,
+  mcpPath: string,
+  target: Target,
+  error?: 'invalid_token',
+): string {
+  const realm = `Bearer realm="orbit-mcp"${error ? `, error="${error}"` : ''}`;
+  if (target.kind === 'none') return realm;
+  return `${realm}, resource_metadata="${origin}${WELL_KNOWN}${mcpPath}", scope="${SCOPES.join(' ')}"`;
 }

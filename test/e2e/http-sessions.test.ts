@@ -1,6 +1,7 @@
 /**
  * Stateful Streamable HTTP sessions: a dropped stream is resumed with Last-Event-ID and nothing is
- * lost, and a session its client abandoned is closed after its idle time.
+ * lost, a session its client abandoned is closed after its idle time, and a key the platform
+ * refused is answered with HTTP 401 so the client can sign in again.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { type RunningHttp, serveHttp } from '../../src/mcp/http.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
 
 const IDLE_MS = 300;
 let runtime: Runtime;
@@ -204,6 +206,55 @@ describe('idle sessions', () => {
       expect((await listening.listTools()).tools.length).toBeGreaterThan(3);
     } finally {
       await listening.close();
+    }
+  });
+});
+
+describe('a key the platform refuses', () => {
+  const post = (body: object, key: string, sessionId?: string) =>
+    fetch(http.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${key}`,
+        'mcp-protocol-version': '2025-11-25',
+        ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+  const chatCall = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: CHAT });
+
+  it('is answered with HTTP 401 invalid_token after the platform refused it, and the session moves to the new key', async () => {
+    const revoked = 'sk-orbit-revoked-0123456789';
+    const client = new Client({ name: 'stale-key', version: '1' });
+    const transport = new StreamableHTTPClientTransport(new URL(http.url), {
+      requestInit: { headers: { authorization: `Bearer ${revoked}` } },
+    });
+    await client.connect(transport);
+    const sessionId = transport.sessionId!;
+    try {
+      // The first call learns it from the platform, as a tool error that says what to do.
+      const first = await client.callTool(CHAT);
+      expect(first.isError).toBe(true);
+      expect(JSON.stringify(first.content)).toMatch(/401/);
+      // From then on the endpoint itself says so, the way an OAuth client understands.
+      const refused = await post(chatCall(2), revoked, sessionId);
+      expect(refused.status).toBe(401);
+      const challenge = refused.headers.get('www-authenticate') ?? '';
+      expect(challenge).toContain('error="invalid_token"');
+      expect(challenge).toContain('resource_metadata=');
+      expect(await refused.json()).toMatchObject({ error: 'invalid_token' });
+      await expect(client.callTool(CHAT)).rejects.toThrow(/invalid_token/);
+
+      // Signed in again: the same session carries on with the new key...
+      const renewed = await post(chatCall(3), SANDBOX_DEMO_KEY, sessionId);
+      expect(renewed.status).toBe(200);
+      expect(await renewed.text()).toContain('Tell me about resumable streams');
+      // ...and is now bound to it: a third key is refused as before.
+      expect((await post(chatCall(4), 'sk-orbit-someone-else-42', sessionId)).status).toBe(403);
+    } finally {
+      await client.close();
     }
   });
 });
