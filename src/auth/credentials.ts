@@ -67,9 +67,14 @@ export class StaticCredentials implements CredentialProvider {
   async rejected(): Promise<void> {}
 
   describe(): CredentialStatus[] {
-    return CREDENTIAL_KINDS.map((kind) => {
-      const credential = this.get(kind);
-      return { kind, present: credential !== undefined, source: credential?.source };
-    });
+    return describeCredentials(this);
   }
+}
+
+/** Which kinds a provider has and where from, never values. */
+export function describeCredentials(provider: Pick<CredentialProvider, 'get'>): CredentialStatus[] {
+  return CREDENTIAL_KINDS.map((kind) => {
+    const credential = provider.get(kind);
+    return { kind, present: credential !== undefined, source: credential?.source };
+  });
 }

@@ -1,10 +1,10 @@
 import { type Logger, registerSecret } from '../log.js';
 import {
-  CREDENTIAL_KINDS,
   type Credential,
   type CredentialKind,
   type CredentialProvider,
   type CredentialStatus,
+  describeCredentials,
   type SignInPrompt,
 } from './credentials.js';
 import { isDesktop, openBrowser } from './desktop.js';
@@ -81,10 +81,7 @@ export class StoredCredentials implements CredentialProvider {
   }
 
   describe(): CredentialStatus[] {
-    return CREDENTIAL_KINDS.map((kind) => {
-      const credential = this.get(kind);
-      return { kind, present: credential !== undefined, source: credential?.source };
-    });
+    return describeCredentials(this);
   }
 
   async forget(): Promise<CredentialKind[]> {

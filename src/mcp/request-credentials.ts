@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import {
-  CREDENTIAL_KINDS,
   type Credential,
   type CredentialKind,
   type CredentialProvider,
   type CredentialStatus,
+  describeCredentials,
 } from '../auth/credentials.js';
 
 /** A credential's identity without its value: sessions are bound to it, rejections remembered by it. */
@@ -64,9 +64,6 @@ export class RequestCredentials implements CredentialProvider {
   }
 
   describe(): CredentialStatus[] {
-    return CREDENTIAL_KINDS.map((kind) => {
-      const credential = this.get(kind);
-      return { kind, present: credential !== undefined, source: credential?.source };
-    });
+    return describeCredentials(this);
   }
 }

@@ -35,9 +35,9 @@ export default defineTool({
     if (!args.text)
       throw new InputError('Nothing to speak.', { fix: 'Pass text, or run_id to resume an earlier job.' });
     ctx.progress.report(`synthesizing ${args.text.length} characters`);
-    const res = args.stream
-      ? await ctx.api.bytes({
-          method: 'POST',
+    // The common speech route can stream; the platform's own route takes the premium-voice options.
+    const request = args.stream
+      ? {
           path: '/api/v1/audio/speech',
           body: {
             model: args.model,
@@ -46,11 +46,8 @@ export default defineTool({
             stream: true,
             response_format: args.format,
           },
-          headers: { accept: 'audio/*, application/json' },
-          onBytes: receiving(ctx, 'receiving audio'),
-        })
-      : await ctx.api.bytes({
-          method: 'POST',
+        }
+      : {
           path: '/api/tts',
           body: {
             ...args.options,
@@ -59,9 +56,13 @@ export default defineTool({
             voice: args.voice,
             response_format: args.format,
           },
-          headers: { accept: 'audio/*, application/json' },
-          onBytes: receiving(ctx, 'receiving audio'),
-        });
+        };
+    const res = await ctx.api.bytes({
+      method: 'POST',
+      ...request,
+      headers: { accept: 'audio/*, application/json' },
+      onBytes: receiving(ctx, 'receiving audio'),
+    });
     return settleAudio(ctx, res, { model: args.model, maxWaitS: args.max_wait_s });
   },
   text: audioText,
