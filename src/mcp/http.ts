@@ -162,6 +162,16 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       return json(res, 400, { error: 'invalid_toolsets', message: toolsets.message });
 
     const body = req.method === 'POST' ? await readJson(req) : undefined;
+    if (body === TOO_LARGE) {
+      // Stop the upload: the connection closes once this answer is sent.
+      res.setHeader('connection', 'close');
+      return rpcError(
+        res,
+        413,
+        -32000,
+        `Request body over ${MAX_BODY_BYTES / 1_048_576} MB; pass large media as a URL instead of inline data.`,
+      );
+    }
     if (body instanceof Error) return rpcError(res, 400, -32700, 'Parse error: the body is not valid JSON.');
 
     if (options.stateless) {
@@ -292,16 +302,37 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** Inline media arguments (base64 data URLs of a few 4 MB inputs) fit; a flood of bytes does not. */
+const MAX_BODY_BYTES = 16 * 1_048_576;
+const TOO_LARGE = Symbol('too large');
+
 async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text) return undefined;
+  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return TOO_LARGE;
+  const raw = await readCapped(req);
+  if (raw === TOO_LARGE || raw.length === 0) return raw === TOO_LARGE ? raw : undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(raw.toString('utf8'));
   } catch {
     return new Error('invalid json');
   }
+}
+
+/** The body up to the cap. Past it, reading stops without destroying the socket, so a 413 can still go out. */
+function readCapped(req: IncomingMessage): Promise<Buffer | typeof TOO_LARGE> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      resolve(TOO_LARGE);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks, size)));
+    req.once('error', reject);
+  });
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {

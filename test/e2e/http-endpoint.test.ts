@@ -1,7 +1,7 @@
 /**
- * Stateful Streamable HTTP sessions: a dropped stream is resumed with Last-Event-ID and nothing is
- * lost, a session its client abandoned is closed after its idle time, and a key the platform
- * refused is answered with HTTP 401 so the client can sign in again.
+ * The Streamable HTTP endpoint in process: a dropped stream is resumed with Last-Event-ID and nothing
+ * is lost, a session its client abandoned is closed after its idle time, a key the platform refused
+ * is answered with HTTP 401 so the client can sign in again, and oversized bodies are refused.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -253,6 +253,41 @@ describe('a key the platform refuses', () => {
       expect(await renewed.text()).toContain('Tell me about resumable streams');
       // ...and is now bound to it: a third key is refused as before.
       expect((await post(chatCall(4), 'sk-orbit-someone-else-42', sessionId)).status).toBe(403);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('request size', () => {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const tooBig = () =>
+    `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(17 * 1_048_576)}"}}`;
+
+  it('refuses a body over 16 MB with 413 and says what to do instead', async () => {
+    const res = await fetch(http.url, { method: 'POST', headers, body: tooBig() });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: { message: expect.stringMatching(/16 MB.*URL/) } });
+  });
+
+  it('refuses it too when the size is not declared up front (chunked upload)', async () => {
+    const bytes = new TextEncoder().encode(tooBig());
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 1_048_576)
+          controller.enqueue(bytes.subarray(i, i + 1_048_576));
+        controller.close();
+      },
+    });
+    const res = await fetch(http.url, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+  });
+
+  it('still serves a normal request afterwards', async () => {
+    const client = new Client({ name: 'after', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    try {
+      expect((await client.listTools()).tools.length).toBeGreaterThan(3);
     } finally {
       await client.close();
     }
