@@ -47,6 +47,8 @@ export interface HttpOptions {
   path?: string;
   /** A session with no open stream and no request for this long is closed (default 30 min). */
   sessionIdleMs?: number;
+  /** Sessions one key may hold at once (default 100). */
+  maxSessionsPerKey?: number;
 }
 
 interface Session {
@@ -60,6 +62,8 @@ interface Session {
   /** Responses still open (a streamed call, the standalone GET stream). */
   open: number;
 }
+
+const MAX_SESSIONS_PER_KEY = 100;
 
 /** How long a client may wait before reconnecting a dropped stream (sent as the SSE `retry` field). */
 const RECONNECT_MS = 1_000;
@@ -97,6 +101,21 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     Math.min(60_000, idleMs),
   );
   sweeper.unref();
+
+  /**
+   * One key may hold a bounded number of sessions, so a client that leaks them (or one that means
+   * harm) cannot fill the server's memory. At the bound the key's longest-idle session gives way;
+   * when all of them have streams open, the new one is refused.
+   */
+  const makeRoomFor = (owner: string): boolean => {
+    const mine = [...sessions.values()].filter((session) => session.owner === owner);
+    if (mine.length < (options.maxSessionsPerKey ?? MAX_SESSIONS_PER_KEY)) return true;
+    const idle = mine.filter((session) => session.open === 0).sort((a, b) => a.lastSeen - b.lastSeen)[0];
+    if (!idle) return false;
+    sessions.delete(idle.transport.sessionId!);
+    idle.transport.close().catch(() => {});
+    return true;
+  };
 
   const rejected = new RejectedKeys();
   const credentialsFor = (credential: Credential) =>
@@ -217,6 +236,14 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return rpcError(res, 400, -32000, 'Bad request: send initialize first, or the Mcp-Session-Id header.');
+    }
+    if (!makeRoomFor(owner)) {
+      return rpcError(
+        res,
+        429,
+        -32000,
+        `This key already has ${options.maxSessionsPerKey ?? MAX_SESSIONS_PER_KEY} sessions with open streams; close one (DELETE) before opening another.`,
+      );
     }
     const credentials = credentialsFor(credential);
     const server = newServer(credentials, toolsets);

@@ -293,3 +293,77 @@ describe('request size', () => {
     }
   });
 });
+
+describe('sessions per key', () => {
+  let small: RunningHttp;
+  beforeAll(async () => {
+    small = await serveHttp(runtime, { port: 0, host: '127.0.0.1', stateless: false, maxSessionsPerKey: 2 });
+  });
+  afterAll(async () => {
+    await small?.close();
+  });
+
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+  };
+  const open = async () => {
+    const res = await fetch(small.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'many', version: '1' },
+        },
+      }),
+    });
+    await res.body?.cancel();
+    return { status: res.status, id: res.headers.get('mcp-session-id') ?? '' };
+  };
+  const ping = async (sessionId: string) =>
+    (
+      await fetch(small.url, {
+        method: 'POST',
+        headers: { ...headers, 'mcp-session-id': sessionId },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+      })
+    ).status;
+  /** A standalone GET stream, as a listening client keeps open. */
+  const listen = async (sessionId: string) => {
+    const res = await fetch(small.url, {
+      headers: {
+        accept: 'text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
+    });
+    expect(res.status).toBe(200);
+    return res.body!.getReader();
+  };
+
+  it('lets the longest-idle session give way, and refuses when every session is in use', async () => {
+    const first = await open();
+    const second = await open();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await ping(first.id)).toBe(200);
+    // `second` is now the longest idle: a third session replaces it.
+    const third = await open();
+    expect(third.status).toBe(200);
+    expect(await ping(second.id)).toBe(404);
+    expect(await ping(first.id)).toBe(200);
+
+    // With a stream open on each of the two, a new session is refused, and nothing is closed.
+    const readers = [await listen(first.id), await listen(third.id)];
+    const refused = await open();
+    expect(refused.status).toBe(429);
+    expect(await ping(first.id)).toBe(200);
+    expect(await ping(third.id)).toBe(200);
+    for (const reader of readers) await reader.cancel();
+  });
+});
