@@ -4,26 +4,37 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 interface Stored {
   streamId: string;
   message: JSONRPCMessage;
+  /** Its size as sent (JSON characters): results with inline media can be large. */
+  size: number;
 }
 
 /**
  * The recent SSE events of one HTTP session, so a client whose connection drops mid-call can
  * reconnect with `Last-Event-ID` and get the rest (progress and the result): nothing is lost to a
- * flaky network. One store per session, so an event id never reaches into another session; bounded,
- * the oldest events go first.
+ * flaky network. One store per session, so an event id never reaches into another session; bounded
+ * in count and in size (a result with inline media can weigh a megabyte), the oldest events go first.
  */
 export class SessionEventStore implements EventStore {
   private readonly events = new Map<string, Stored>();
   private next = 0;
+  private size = 0;
 
-  constructor(private readonly maxEvents = 1_000) {}
+  constructor(
+    private readonly maxEvents = 1_000,
+    private readonly maxSize = 8 * 1_048_576,
+  ) {}
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     const eventId = String(++this.next);
-    this.events.set(eventId, { streamId, message });
-    if (this.events.size > this.maxEvents) {
-      // A Map iterates in insertion order: the first key is the oldest event.
-      this.events.delete(this.events.keys().next().value!);
+    const size = JSON.stringify(message).length;
+    this.events.set(eventId, { streamId, message, size });
+    this.size += size;
+    // A Map iterates in insertion order: the first entries are the oldest events. The newest
+    // event always stays, however large.
+    for (const [id, event] of this.events) {
+      if (this.events.size <= 1 || (this.events.size <= this.maxEvents && this.size <= this.maxSize)) break;
+      this.events.delete(id);
+      this.size -= event.size;
     }
     return eventId;
   }

@@ -45,4 +45,22 @@ describe('SessionEventStore', () => {
     await expect(replay(store, ids[0]!)).rejects.toThrow(/unknown or too old/);
     expect((await replay(store, ids[2]!)).sent.map(([, m]) => m)).toEqual([note(4), note(5)]);
   });
+
+  it('also keeps its total size bounded, dropping the oldest events first', async () => {
+    const big = (n: number): JSONRPCMessage => ({
+      jsonrpc: '2.0',
+      id: n,
+      result: { content: [{ type: 'text', text: 'x'.repeat(400) }] },
+    });
+    const store = new SessionEventStore(1_000, 1_000);
+    const ids = [];
+    for (let n = 1; n <= 4; n++) ids.push(await store.storeEvent('a', big(n)));
+    // Each is about 450 characters: two fit in 1,000.
+    await expect(replay(store, ids[1]!)).rejects.toThrow(/unknown or too old/);
+    expect((await replay(store, ids[2]!)).sent.map(([, m]) => m)).toEqual([big(4)]);
+    // One event larger than the whole budget is still kept, alone.
+    const huge = await store.storeEvent('a', { jsonrpc: '2.0', id: 9, result: { text: 'y'.repeat(5_000) } });
+    await expect(replay(store, ids[3]!)).rejects.toThrow(/unknown or too old/);
+    expect((await replay(store, huge)).sent).toEqual([]);
+  });
 });
