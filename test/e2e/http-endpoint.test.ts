@@ -32,6 +32,47 @@ const CHAT = {
   arguments: { model: 'openai/gpt-sandbox', prompt: 'Tell me about resumable streams' },
 };
 
+// Raw requests, as a client sends them, where the test needs to see the HTTP exchange itself.
+const PROTOCOL = '2025-11-25';
+const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+function post(url: string, message: object, on: { sessionId?: string; key?: string } = {}) {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      ...POST_HEADERS,
+      'mcp-protocol-version': PROTOCOL,
+      ...(on.sessionId ? { 'mcp-session-id': on.sessionId } : {}),
+      ...(on.key ? { authorization: `Bearer ${on.key}` } : {}),
+    },
+    body: JSON.stringify(message),
+  });
+}
+
+/** Opens a session and leaves it: its status and id. */
+async function openSession(url: string): Promise<{ status: number; id: string }> {
+  const res = await post(url, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  await res.body?.cancel();
+  return { status: res.status, id: res.headers.get('mcp-session-id') ?? '' };
+}
+
+/** A GET stream on a session: the standalone one, or a resume after `lastEventId`. */
+function getStream(url: string, sessionId: string, lastEventId?: string) {
+  return fetch(url, {
+    headers: {
+      accept: 'text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': PROTOCOL,
+      ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+    },
+  });
+}
+
 describe('resuming a dropped stream', () => {
   it('delivers the rest of the progress and the result to a client that reconnects with Last-Event-ID', async () => {
     const first = new Client({ name: 'flaky', version: '1' });
@@ -98,16 +139,11 @@ describe('resuming a dropped stream', () => {
     const transport = new StreamableHTTPClientTransport(new URL(http.url));
     await client.connect(transport);
     try {
-      const res = await fetch(http.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-session-id': transport.sessionId!,
-          'mcp-protocol-version': '2025-11-25',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
-      });
+      const res = await post(
+        http.url,
+        { jsonrpc: '2.0', id: 7, method: 'tools/list' },
+        { sessionId: transport.sessionId! },
+      );
       const events: { id?: string; data: string }[] = [];
       let retry: number | undefined;
       const parser = createParser({
@@ -136,14 +172,7 @@ interface Message {
 
 /** GET with Last-Event-ID, as a reconnecting client sends it; reads SSE messages up to the first response. */
 async function readUntilResult(sessionId: string, lastEventId: string): Promise<Message[]> {
-  const res = await fetch(http.url, {
-    headers: {
-      accept: 'text/event-stream',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': '2025-11-25',
-      'last-event-id': lastEventId,
-    },
-  });
+  const res = await getStream(http.url, sessionId, lastEventId);
   expect(res.status).toBe(200);
   const messages: Message[] = [];
   const parser = createParser({
@@ -163,37 +192,11 @@ async function readUntilResult(sessionId: string, lastEventId: string): Promise<
 }
 
 describe('idle sessions', () => {
-  const initialize = () =>
-    fetch(http.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'gone', version: '1' },
-        },
-      }),
-    });
   const listTools = (sessionId: string) =>
-    fetch(http.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
-    });
+    post(http.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { sessionId });
 
   it('closes a session its client abandoned, and keeps one whose client still listens', async () => {
-    const abandoned = await initialize();
-    const abandonedId = abandoned.headers.get('mcp-session-id')!;
-    await abandoned.body?.cancel();
+    const abandonedId = (await openSession(http.url)).id;
     expect((await listTools(abandonedId)).status).toBe(200);
 
     // The SDK client keeps a GET stream open on its session: that session is in use.
@@ -211,18 +214,6 @@ describe('idle sessions', () => {
 });
 
 describe('a key the platform refuses', () => {
-  const post = (body: object, key: string, sessionId?: string) =>
-    fetch(http.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${key}`,
-        'mcp-protocol-version': '2025-11-25',
-        ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
-      },
-      body: JSON.stringify(body),
-    });
   const chatCall = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: CHAT });
 
   it('is answered with HTTP 401 invalid_token after the platform refused it, and the session moves to the new key', async () => {
@@ -239,7 +230,7 @@ describe('a key the platform refuses', () => {
       expect(first.isError).toBe(true);
       expect(JSON.stringify(first.content)).toMatch(/401/);
       // From then on the endpoint itself says so, the way an OAuth client understands.
-      const refused = await post(chatCall(2), revoked, sessionId);
+      const refused = await post(http.url, chatCall(2), { key: revoked, sessionId });
       expect(refused.status).toBe(401);
       const challenge = refused.headers.get('www-authenticate') ?? '';
       expect(challenge).toContain('error="invalid_token"');
@@ -248,11 +239,13 @@ describe('a key the platform refuses', () => {
       await expect(client.callTool(CHAT)).rejects.toThrow(/invalid_token/);
 
       // Signed in again: the same session carries on with the new key...
-      const renewed = await post(chatCall(3), SANDBOX_DEMO_KEY, sessionId);
+      const renewed = await post(http.url, chatCall(3), { key: SANDBOX_DEMO_KEY, sessionId });
       expect(renewed.status).toBe(200);
       expect(await renewed.text()).toContain('Tell me about resumable streams');
       // ...and is now bound to it: a third key is refused as before.
-      expect((await post(chatCall(4), 'sk-orbit-someone-else-42', sessionId)).status).toBe(403);
+      expect((await post(http.url, chatCall(4), { key: 'sk-orbit-someone-else-42', sessionId })).status).toBe(
+        403,
+      );
     } finally {
       await client.close();
     }
@@ -260,12 +253,11 @@ describe('a key the platform refuses', () => {
 });
 
 describe('request size', () => {
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const tooBig = () =>
     `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(17 * 1_048_576)}"}}`;
 
   it('refuses a body over 16 MB with 413 and says what to do instead', async () => {
-    const res = await fetch(http.url, { method: 'POST', headers, body: tooBig() });
+    const res = await fetch(http.url, { method: 'POST', headers: POST_HEADERS, body: tooBig() });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ error: { message: expect.stringMatching(/16 MB.*URL/) } });
   });
@@ -279,7 +271,12 @@ describe('request size', () => {
         controller.close();
       },
     });
-    const res = await fetch(http.url, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+    const res = await fetch(http.url, {
+      method: 'POST',
+      headers: POST_HEADERS,
+      body,
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
   });
 
@@ -303,46 +300,12 @@ describe('sessions per key', () => {
     await small?.close();
   });
 
-  const headers = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2025-11-25',
-  };
-  const open = async () => {
-    const res = await fetch(small.url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'many', version: '1' },
-        },
-      }),
-    });
-    await res.body?.cancel();
-    return { status: res.status, id: res.headers.get('mcp-session-id') ?? '' };
-  };
+  const open = () => openSession(small.url);
   const ping = async (sessionId: string) =>
-    (
-      await fetch(small.url, {
-        method: 'POST',
-        headers: { ...headers, 'mcp-session-id': sessionId },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
-      })
-    ).status;
+    (await post(small.url, { jsonrpc: '2.0', id: 2, method: 'ping' }, { sessionId })).status;
   /** A standalone GET stream, as a listening client keeps open. */
   const listen = async (sessionId: string) => {
-    const res = await fetch(small.url, {
-      headers: {
-        accept: 'text/event-stream',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': '2025-11-25',
-      },
-    });
+    const res = await getStream(small.url, sessionId);
     expect(res.status).toBe(200);
     return res.body!.getReader();
   };
