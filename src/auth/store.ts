@@ -157,6 +157,8 @@ export class CredentialStore {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const release = lockFile(`${this.path}.lock`);
     try {
+      // Under the lock, read the file itself: a reused inode with the same size and mtime could
+      // make the cached stamp look current.
       this.cache = undefined;
       this.change(mutate);
     } finally {

@@ -290,7 +290,6 @@ async function encodeBody(
   return spec.body === undefined ? undefined : JSON.stringify(spec.body);
 }
 
-/** Reads a reply body; a connection that breaks mid-body is a ConnectionError, never a raw socket error. */
 /** Reads a body chunk by chunk, telling the caller how much has arrived (a slow download shows progress). */
 async function collectBytes(
   body: AsyncIterable<Uint8Array>,
@@ -307,6 +306,7 @@ async function collectBytes(
   return Buffer.concat(chunks, received);
 }
 
+/** Reads a reply body; a connection that breaks mid-body is a ConnectionError, never a raw socket error. */
 async function readBody<T>(
   read: () => Promise<T>,
   signal: AbortSignal,

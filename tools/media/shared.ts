@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { mediaContent, type OutputFile } from '../../src/files/content.js';
+import { mb } from '../../src/files/files.js';
 import type { OnBytes } from '../../src/http/client.js';
 import { type JobRecord, jobScope, jobs } from '../../src/jobs/store.js';
 import type { ExtraContent, SavedFile, ToolContext } from '../../src/mcp/define-tool.js';
@@ -50,7 +51,7 @@ export function receiving(ctx: ToolContext, doing: string): OnBytes {
 }
 
 function kilobytes(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return bytes < 1_048_576 ? `${Math.ceil(bytes / 1024)} KB` : mb(bytes);
 }
 
 export async function saveBytes(ctx: ToolContext, data: Buffer, contentType?: string): Promise<FileOut> {
