@@ -8,7 +8,6 @@ import {
   ConnectionError,
   MissingCredentialError,
   OrbitError,
-  ResponseValidationError,
   StreamError,
 } from './errors.js';
 import {
