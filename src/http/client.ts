@@ -3,13 +3,7 @@ import type { z } from 'zod';
 import { type CredentialKind, type CredentialProvider, HOW_TO_GET } from '../auth/credentials.js';
 import type { Logger } from '../log.js';
 import { errorFromResponse } from './envelopes.js';
-import {
-  AbortedError,
-  ConnectionError,
-  MissingCredentialError,
-  OrbitError,
-  StreamError,
-} from './errors.js';
+import { AbortedError, ConnectionError, MissingCredentialError, OrbitError, StreamError } from './errors.js';
 import {
   DEFAULT_RETRY,
   isIdempotent,

@@ -107,13 +107,12 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
   /** Asks the platform about a key the first time it is seen; a refused key opens nothing. */
   const vouch = async (req: IncomingMessage, res: ServerResponse, credential: Credential) => {
     if (credential.source === 'sandbox') return { ok: true as const, checked: true };
-    const address = req.socket.remoteAddress ?? 'unknown';
-    if (keys.throttled(address)) {
+    const verdict = await keys.check(credential, req.socket.remoteAddress ?? 'unknown');
+    if (verdict === 'throttled') {
       res.setHeader('retry-after', '60');
       rpcError(res, 429, -32000, 'Too many refused keys from your address; wait a minute.');
       return { ok: false as const };
     }
-    const verdict = await keys.check(credential, address);
     if (verdict === 'refused') {
       invalidToken(req, res, 'The platform does not accept this key. Sign in again, or send a valid key.');
       return { ok: false as const };

@@ -5,8 +5,11 @@ import { isOrbitError } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import { fingerprint } from './request-credentials.js';
 
-/** What the platform said of a key: known, refused (401), or nothing (unreachable, 5xx). */
-export type KeyVerdict = 'valid' | 'refused' | 'unknown';
+/**
+ * What the platform said of a key: known, refused (401), or nothing (unreachable, 5xx); or not
+ * asked, because this address presented too many refused keys lately.
+ */
+export type KeyVerdict = 'valid' | 'refused' | 'unknown' | 'throttled';
 
 export interface KeyCheckOptions {
   /** How long a key the platform accepted is taken as good without asking again. */
@@ -40,15 +43,12 @@ export class KeyChecker {
     this.refusalsPerMinute = options.refusalsPerMinute ?? 30;
   }
 
-  /** True when this address presented too many refused keys in the last minute. */
-  throttled(address: string): boolean {
-    return this.recentRefusals(address).length >= this.refusalsPerMinute;
-  }
-
+  /** A key known to be good passes at once; others are asked about, unless the address is throttled. */
   async check(credential: Credential, address: string): Promise<KeyVerdict> {
     const id = fingerprint(credential);
     const cached = this.verdicts.get(id);
     if (cached && cached.until > Date.now()) return cached.verdict;
+    if (this.recentRefusals(address).length >= this.refusalsPerMinute) return 'throttled';
     let pending = this.pending.get(id);
     if (!pending) {
       pending = this.ask(credential).finally(() => this.pending.delete(id));
