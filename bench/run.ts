@@ -15,6 +15,7 @@ import { ORBIT_BIN } from './lib/paths.js';
 import { markdownTable, writeReadmeBlock, writeResults } from './lib/report.js';
 import { measureFirstProgress } from './measures/first-progress.js';
 import { measureChatLatency } from './measures/latency.js';
+import { measureSoak } from './measures/soak.js';
 import { measureStartUp, startUpFigures } from './measures/start-up.js';
 import { measureThroughput } from './measures/throughput.js';
 import { measureTokens } from './measures/tokens.js';
@@ -27,6 +28,8 @@ const PROGRESS_CALLS = 100;
 const STREAM_CHUNK_DELAY_MS = 5;
 const SESSIONS = 32;
 const RPS_WINDOW_MS = size('BENCH_RPS_WINDOW_MS', 5_000, 1_000);
+const SOAK_CALLS = size('BENCH_SOAK_CALLS', 1_000, 200);
+const SOAK_TENANTS = 8;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -95,6 +98,18 @@ try {
       { args: [baselines.http, '0'], tool: 'echo', toolArgs: { text: 'hi' } },
       SESSIONS,
       RPS_WINDOW_MS,
+    ),
+  );
+
+  say(`soak: ${SOAK_CALLS} mixed calls from ${SOAK_TENANTS} tenants over HTTP…`);
+  const tenants = Array.from({ length: SOAK_TENANTS }, (_, i) =>
+    sandbox.state.createKey({ balance: 1_000_000, label: `soak ${i}`, dailyRequestLimit: 1_000_000 }),
+  );
+  figures.push(
+    await measureSoak(
+      { args: [ORBIT_BIN, '--http', '--port', '0', '--base-url', sandbox.url], keys: tenants },
+      { args: [baselines.http, '0'] },
+      SOAK_CALLS,
     ),
   );
 } finally {

@@ -16,6 +16,8 @@ export interface MediaEntry {
   /** The written file's identity: a file swapped in under the same name is not served. */
   dev: number;
   ino: number;
+  /** Changes with any write, and tells a new file on a reused inode from the one written. */
+  ctimeMs: number;
   createdAt: number;
 }
 
@@ -69,6 +71,7 @@ export class MediaStore {
         bytes: data.length,
         dev: written.dev,
         ino: written.ino,
+        ctimeMs: written.ctimeMs,
         createdAt: Date.now(),
       };
       this.entries.set(id, entry);
@@ -129,12 +132,11 @@ async function writeExclusive(
   dir: string,
   path: string,
   data: Buffer,
-): Promise<{ dev: number; ino: number } | undefined> {
+): Promise<{ dev: number; ino: number; ctimeMs: number } | undefined> {
   const temp = join(dir, `.${randomBytes(12).toString('hex')}.tmp`);
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   try {
     await handle.writeFile(data);
-    const info = await handle.stat();
     await handle.close();
     try {
       await link(temp, path);
@@ -142,7 +144,10 @@ async function writeExclusive(
       if ((error as { code?: string }).code === 'EEXIST') return undefined;
       throw error;
     }
-    return { dev: info.dev, ino: info.ino };
+    // Taken once the temporary name is gone: linking and unlinking change the file's ctime.
+    await unlink(temp);
+    const info = await lstat(path);
+    return { dev: info.dev, ino: info.ino, ctimeMs: info.ctimeMs };
   } finally {
     await handle.close().catch(() => {});
     await unlink(temp).catch(() => {});

@@ -72,10 +72,10 @@ async function readUpTo(handle: FileHandle, maxBytes: number): Promise<Buffer | 
   return Buffer.concat(chunks, total);
 }
 
-/** Opens a file this server wrote, only if it is still that very file (no symlink, same inode). */
+/** Opens a file this server wrote, only if it is still that very file (no symlink, same inode, untouched). */
 export async function readOwnFile(
   path: string,
-  identity: { dev: number; ino: number },
+  identity: { dev: number; ino: number; ctimeMs: number },
 ): Promise<Buffer | undefined> {
   let handle: FileHandle;
   try {
@@ -85,7 +85,8 @@ export async function readOwnFile(
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile() || info.dev !== identity.dev || info.ino !== identity.ino) return undefined;
+    const same = info.dev === identity.dev && info.ino === identity.ino && info.ctimeMs === identity.ctimeMs;
+    if (!info.isFile() || !same) return undefined;
     return (await readUpTo(handle, info.size)) ?? undefined;
   } finally {
     await handle.close().catch(() => {});

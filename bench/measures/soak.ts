@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startHttpServer, stopProcess } from '../../scripts/lib/http-server.js';
+import { childEnv } from '../lib/child.js';
+import type { Figure } from '../lib/figure.js';
+import { round } from '../lib/stats.js';
+
+async function rssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? Number.NaN) / 1024;
+}
+
+/** The mix a busy remote endpoint sees: streamed chat, search, media, catalogs, resources, refusals. */
+const MIX: { name: string; arguments: Record<string, unknown> }[] = [
+  { name: 'chat', arguments: { model: 'openai/gpt-sandbox', prompt: 'Summarise the soak test.' } },
+  { name: 'web_search', arguments: { query: 'orbital mechanics' } },
+  { name: 'models_list', arguments: { kind: 'text' } },
+  { name: 'tokens_count', arguments: { model: 'openai/gpt-sandbox', prompt: 'How many tokens?' } },
+  { name: 'image_generate', arguments: { model: 'pixel-lite', prompt: 'a fox', resolution: '512x512' } },
+  { name: 'speech_generate', arguments: { text: 'Soak.', model: 'tts-mini', format: 'wav' } },
+  { name: 'transcribe', arguments: { file: '/etc/passwd' } },
+  { name: 'auth_status', arguments: {} },
+];
+
+/**
+ * A soak of the remote endpoint: `calls` mixed calls from `tenants` keys, each with its own
+ * session, and the server's RSS before, half way and after. The baseline is a bare one-tool SDK
+ * server given the same number of calls, so the growth can be read against what the SDK costs.
+ */
+export async function measureSoak(
+  orbit: { args: string[]; keys: string[] },
+  baseline: { args: string[] },
+  calls: number,
+): Promise<Figure> {
+  const run = async (args: string[], clientsFor: string[], pick: (n: number) => (typeof MIX)[number]) => {
+    const { url, child } = await startHttpServer(args, { env: childEnv({ ORBIT_LOG_LEVEL: 'error' }) });
+    try {
+      const clients = await Promise.all(
+        clientsFor.map(async (key) => {
+          const client = new Client({ name: 'orbit-soak', version: '1.0.0' });
+          const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+          await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+          return client;
+        }),
+      );
+      const rss = [await rssMiB(child.pid!)];
+      let n = 0;
+      let failed = 0;
+      let halfway = false;
+      const worker = async (client: Client) => {
+        while (n < calls) {
+          const call = pick(n++);
+          const result = await client.callTool(call);
+          // The refused path is part of the mix on purpose; anything else failing is a fault.
+          if (result.isError && call.name !== 'transcribe') failed++;
+          if (!halfway && n >= calls / 2) {
+            halfway = true;
+            rss.push(await rssMiB(child.pid!));
+          }
+        }
+      };
+      await Promise.all(clients.map(worker));
+      rss.push(await rssMiB(child.pid!));
+      await Promise.all(clients.map((client) => client.close()));
+      if (failed > 0) throw new Error(`${failed} soak calls failed`);
+      return rss;
+    } finally {
+      await stopProcess(child);
+    }
+  };
+  const orbitRss = await run(orbit.args, orbit.keys, (n) => MIX[n % MIX.length]!);
+  const baseRss = await run(
+    baseline.args,
+    orbit.keys.map(() => ''),
+    () => ({ name: 'echo', arguments: { text: 'hi' } }),
+  );
+  const growth = (rss: number[]) => rss.at(-1)! - rss[0]!;
+  return {
+    id: 'soak_rss',
+    measure: `RSS growth over ${calls} mixed calls, ${orbit.keys.length} tenants over HTTP (vs bare SDK server, same count of echo calls)`,
+    unit: 'MiB',
+    orbit: round(growth(orbitRss), 1),
+    baseline: round(growth(baseRss), 1),
+    added: round(growth(orbitRss) - growth(baseRss), 1),
+    details: {
+      orbitRssMiB: orbitRss.map((x) => round(x, 1)),
+      baselineRssMiB: baseRss.map((x) => round(x, 1)),
+      mix: MIX.map((call) => call.name),
+      note: 'RSS at start, half way and at the end; every call but the refused transcribe must succeed',
+    },
+  };
+}
