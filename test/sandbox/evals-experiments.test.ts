@@ -318,7 +318,7 @@ describe('sandbox evals: billing', () => {
   it('fails the experiment when a trace cannot be paid for mid-run', async () => {
     const api = client();
     const exp = await create(api, {
-      items: rows(2),
+      items: rows(3),
       candidates: [MINI],
       scorer_ids: ['contains'],
       settings: { store_content: true },
@@ -343,6 +343,9 @@ describe('sandbox evals: billing', () => {
       trace: { status: 'failed', cost_usd: 0, output_content: null, input_content: 'question 1' },
     });
     expect(items[1].trace.metadata).toEqual({ content_suppressed_reason: 'output_content_unavailable' });
+    // Nothing after the failed trace ran: not its score, not the next row.
+    expect(items[1].scores[0]).toMatchObject({ status: 'skipped', score: null });
+    expect(items[2]).toMatchObject({ status: 'skipped', trace: null, scores: [{ status: 'skipped' }] });
   });
 });
 

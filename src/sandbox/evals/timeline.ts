@@ -83,16 +83,8 @@ function runStep(ctx: SandboxContext, exp: Experiment, step: Step, at: number): 
   }
   const trace = exp.traces[ti];
   const si = scoreIndex(exp, step.item, step.candidate, step.scorer);
-  if (!trace || trace.output === null) {
-    exp.scores[si] = {
-      status: 'failed',
-      score: null,
-      passed: null,
-      reasoning: null,
-      error: { code: 'trace_failed', message: 'The candidate gave no answer to score.' },
-    };
-    return;
-  }
+  // A failed trace has already stopped the run, so this only guards the types.
+  if (!trace || trace.output === null) return;
   const input = asText(item.input) ?? '';
   const opponents = exp.candidates
     .map((_, c) =>

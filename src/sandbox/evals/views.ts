@@ -169,8 +169,9 @@ export function outputItemView(exp: Experiment, item: number, candidate: number)
   const cand = exp.candidates[candidate]!;
   const ti = traceIndex(exp, item, candidate);
   const trace = exp.traces[ti];
-  const stopped = exp.status === 'cancelled' || exp.status === 'failed';
-  const status = trace ? trace.status : stopped ? 'cancelled' : 'pending';
+  // Work a stopped run never reached: `cancelled` after a cancel, `skipped` after a failure.
+  const unrun = exp.status === 'cancelled' ? 'cancelled' : exp.status === 'failed' ? 'skipped' : 'pending';
+  const status = trace ? trace.status : unrun;
   return {
     id: `${exp.id.replace('evalexp_', 'evalout_')}_${String(ti + 1).padStart(3, '0')}`,
     object: 'eval.output_item',
@@ -193,7 +194,7 @@ export function outputItemView(exp: Experiment, item: number, candidate: number)
         scorer_id: scorer.id,
         scorer_version_id: scorer.versionId,
         scorer_type: scorer.scorerType,
-        status: result?.status ?? (stopped ? 'cancelled' : 'pending'),
+        status: result?.status ?? unrun,
         score: result?.score ?? null,
         passed: result?.passed ?? null,
         reasoning: result?.reasoning ?? null,
