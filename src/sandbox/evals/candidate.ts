@@ -22,16 +22,19 @@ import { asText, render } from './input.js';
  * `latency_ms` is 100 + 10 per completion token, so it too is the same on every run.
  */
 
-export function candidatePrompt(candidate: Candidate, item: ExperimentItem): string {
+/** What a candidate needs of a row. */
+type RowText = Pick<ExperimentItem, 'input' | 'system'>;
+
+export function candidatePrompt(candidate: Candidate, item: RowText): string {
   return render(candidate.prompt, { input: asText(item.input) ?? '' });
 }
 
-export function candidateSystem(candidate: Candidate, item: ExperimentItem): string | undefined {
+export function candidateSystem(candidate: Candidate, item: RowText): string | undefined {
   return candidate.system ?? item.system;
 }
 
 /** The chat generation that answers one candidate on one item; nothing is charged yet. */
-function generation(ctx: SandboxContext, owner: string, item: ExperimentItem, candidate: Candidate) {
+function generation(ctx: SandboxContext, owner: string, item: RowText, candidate: Candidate) {
   const prompt = candidatePrompt(candidate, item);
   const system = candidateSystem(candidate, item);
   const resolved = resolveTextModel(candidate.model);
@@ -84,11 +87,13 @@ export function answer(
 /** What every trace of the run will cost, to refuse with a 402 up front rather than fail halfway. */
 export function plannedCost(
   ctx: SandboxContext,
-  exp: Pick<Experiment, 'owner' | 'items' | 'candidates'>,
+  owner: string,
+  items: readonly RowText[],
+  candidates: readonly Candidate[],
 ): number {
   let usd = 0;
-  for (const item of exp.items) {
-    for (const candidate of exp.candidates) usd += generation(ctx, exp.owner, item, candidate).gen.costUsd;
+  for (const item of items) {
+    for (const candidate of candidates) usd += generation(ctx, owner, item, candidate).gen.costUsd;
   }
   return usd;
 }

@@ -87,7 +87,7 @@ export function createExperiment(
     const id = body.dataset_version_id!;
     const version = tables.versions.get(owner, id);
     if (!version) throw withParam(notFound('dataset version', id), 'dataset_version_id');
-    items = version.items.map((item) => ({ ...structuredClone(item), datasetItemId: item.datasetItemId }));
+    items = version.items.map(({ id: _versionItemId, ...item }) => structuredClone(item));
   }
   const scorerIds = body.scorer_ids ?? [];
   checkRunLimits(
@@ -120,7 +120,7 @@ export function createExperiment(
   if (!project) throw withParam(notFound('project', body.project_id!), 'project_id');
 
   const commitRun = checkRunAllowance(ctx, owner, items.length);
-  const cost = roundUsd(plannedCost(ctx, { owner, items: items.map((i) => ({ ...i, id: '' })), candidates }));
+  const cost = roundUsd(plannedCost(ctx, owner, items, candidates));
   if (key.account.balanceNanos < toNanos(cost)) {
     throw new SandboxError(402, 'Insufficient balance', {
       body: { error: 'Insufficient balance', requiredBalance: cost, status: 402 },

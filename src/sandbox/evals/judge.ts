@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SandboxState } from '../state.js';
+import { nextNumber } from './store.js';
 
 /**
  * The sandbox's deterministic judge, used by `llm_judge` and `pairwise_llm` scorers. It does not
@@ -96,12 +97,8 @@ export type JudgeFault = z.output<typeof JudgeFaultSpec> & { id: string };
 const FAULTS = 'evals.judge-faults';
 
 export function addJudgeFault(state: SandboxState, spec: z.input<typeof JudgeFaultSpec>): string {
-  const faults = state.collection<JudgeFault>(FAULTS);
-  const counter = state.collection<number>('evals.counters');
-  const n = (counter.get('judge-fault') ?? 0) + 1;
-  counter.set('judge-fault', n);
-  const id = `judgefault_${n}`;
-  faults.set(id, { ...JudgeFaultSpec.parse(spec), id });
+  const id = `judgefault_${nextNumber(state, 'judgefault_')}`;
+  state.collection<JudgeFault>(FAULTS).set(id, { ...JudgeFaultSpec.parse(spec), id });
   return id;
 }
 
