@@ -7,6 +7,7 @@ import { errorReply } from './reply.js';
 import * as chat from './routes/chat.js';
 import * as completions from './routes/completions.js';
 import * as control from './routes/control.js';
+import * as evals from './routes/evals.js';
 import * as imageCatalog from './routes/image-catalog.js';
 import * as images from './routes/images.js';
 import * as messages from './routes/messages.js';
@@ -38,6 +39,7 @@ const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = 
   video,
   speech,
   transcribe,
+  evals,
   mediaFiles,
 ];
 

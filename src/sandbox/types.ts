@@ -15,6 +15,13 @@ export interface SandboxTiming {
   videoRenderMs?: number;
   speechJobMs?: number;
   transcriptionJobMs?: number;
+  /**
+   * Evaluation experiments (src/sandbox/evals/timeline.ts): time spent `queued`, then the time each
+   * work unit (one candidate trace or one score) takes. Defaults 500 and 100 ms, so a run of 100
+   * work units takes about ten seconds under `--sandbox`; tests set them to a few ms or 0.
+   */
+  evalQueueMs?: number;
+  evalStepMs?: number;
   /** When set, pending job status replies carry `retry-after-ms` with this poll hint. */
   pollHintMs?: number;
 }
