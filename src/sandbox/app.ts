@@ -7,6 +7,8 @@ import { errorReply } from './reply.js';
 import * as chat from './routes/chat.js';
 import * as completions from './routes/completions.js';
 import * as control from './routes/control.js';
+import * as data from './routes/data.js';
+import * as dataDirect from './routes/data-direct.js';
 import * as imageCatalog from './routes/image-catalog.js';
 import * as images from './routes/images.js';
 import * as messages from './routes/messages.js';
@@ -37,6 +39,8 @@ const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = 
   speech,
   transcribe,
   mediaFiles,
+  data,
+  dataDirect,
 ];
 
 /** Envelope registry: the longest registered prefix of a path decides its error envelope. */
