@@ -20,6 +20,7 @@ import * as speech from './routes/speech.js';
 import * as transcribe from './routes/transcribe.js';
 import * as video from './routes/video.js';
 import * as web from './routes/web.js';
+import * as x402 from './routes/x402.js';
 import type { SandboxContext, SandboxEnv } from './types.js';
 
 /** Route modules, one per area; a new area is one file and one line here. */
@@ -41,6 +42,7 @@ const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = 
   mediaFiles,
   data,
   dataDirect,
+  x402,
 ];
 
 /** Envelope registry: the longest registered prefix of a path decides its error envelope. */

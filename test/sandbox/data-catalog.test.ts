@@ -122,4 +122,29 @@ describe('sandbox data API catalog', () => {
       'structured',
     ]);
   });
+
+  it('lists the accountless routes at /api/v1/x402/endpoints, the data routes among them', async () => {
+    const res = await fetch(`${sandbox().url}/api/v1/x402/endpoints`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.x402Version).toBe(1);
+    expect(body.schemes).toEqual([
+      'x402-exact',
+      'x402-solana-usdc',
+      'nano-exact',
+      'base-usdc',
+      'nano',
+      'lightning-l402',
+    ]);
+    expect(body.data.map((r: { method: string; path: string }) => `${r.method} ${r.path}`)).toEqual([
+      'POST /api/web',
+      'POST /api/v1/data/web/search',
+      'POST /api/v1/data/url/scrape',
+      'POST /api/scrape-urls',
+    ]);
+    expect(body.data[1]).toMatchObject({
+      dataEndpoint: 'web.search',
+      url: `${sandbox().url}/api/v1/data/web/search`,
+    });
+  });
 });
