@@ -9,6 +9,7 @@ import * as completions from './routes/completions.js';
 import * as control from './routes/control.js';
 import * as data from './routes/data.js';
 import * as dataDirect from './routes/data-direct.js';
+import * as embeddings from './routes/embeddings.js';
 import * as imageCatalog from './routes/image-catalog.js';
 import * as images from './routes/images.js';
 import * as messages from './routes/messages.js';
@@ -43,6 +44,7 @@ const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = 
   data,
   dataDirect,
   x402,
+  embeddings,
 ];
 
 /** Envelope registry: the longest registered prefix of a path decides its error envelope. */
