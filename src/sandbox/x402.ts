@@ -7,6 +7,7 @@ import type { OriginalRequest, SandboxContext, SandboxEnv } from './types.js';
 import { roundUsd, sha256Hex } from './util.js';
 import { challengeBody } from './x402/challenge.js';
 import {
+  keepQuote,
   originalRequest,
   QUOTE_TTL_MS,
   type Quote,
@@ -86,7 +87,7 @@ function quoteError(
     createdAt: ctx.now(),
     expiresAt: ctx.now() + QUOTE_TTL_MS,
   };
-  quoteStore(ctx).set(quote.paymentId, quote);
+  keepQuote(ctx, quote);
   return new SandboxError(402, problem?.message ?? 'Payment required', {
     body: challengeBody(quote, problem && { code: problem.code, message: problem.message }),
   });

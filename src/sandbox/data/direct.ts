@@ -9,8 +9,6 @@ import { badRequest } from '../errors.js';
 export interface CallInfo {
   /** Sub-resource below the direct path (`users/esa` under `/api/microblog`), '' when none. */
   rest: string;
-  /** Request sequence number, for ids. */
-  seq: number;
 }
 
 export interface Served {

@@ -39,7 +39,7 @@ function serve(
   const key = accountless ? undefined : requireKey(c, ctx);
   const input = c.req.method === 'GET' ? Object.fromEntries(new URL(c.req.url).searchParams) : jsonBody(c);
   const rest = c.req.path.slice(entry.direct.length).replace(/^\/+/, '');
-  const served = direct.serve(input, { rest, seq: c.get('seq') });
+  const served = direct.serve(input, { rest });
   const cost = roundUsd(served.costUsd);
   let paymentSource = 'USD';
   if (key) {

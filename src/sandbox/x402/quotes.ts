@@ -27,8 +27,18 @@ export interface Quote {
   completedAt?: number;
 }
 
+/** A sandbox left running for days keeps only the newest quotes. */
+const MAX_QUOTES = 10_000;
+
 export const quoteStore = (ctx: SandboxContext): Map<string, Quote> =>
   ctx.state.collection<Quote>('x402.quotes');
+
+export function keepQuote(ctx: SandboxContext, quote: Quote): void {
+  const store = quoteStore(ctx);
+  store.set(quote.paymentId, quote);
+  // Maps iterate in insertion order, so the first key is the oldest quote.
+  if (store.size > MAX_QUOTES) store.delete(store.keys().next().value ?? '');
+}
 
 export function quoteStatus(quote: Quote, now: number): QuoteStatus {
   if (quote.completedAt !== undefined) return 'completed';
