@@ -7,6 +7,9 @@ import { errorReply } from './reply.js';
 import * as chat from './routes/chat.js';
 import * as completions from './routes/completions.js';
 import * as control from './routes/control.js';
+import * as data from './routes/data.js';
+import * as dataDirect from './routes/data-direct.js';
+import * as embeddings from './routes/embeddings.js';
 import * as evals from './routes/evals.js';
 import * as imageCatalog from './routes/image-catalog.js';
 import * as images from './routes/images.js';
@@ -20,6 +23,7 @@ import * as subscriptionUsage from './routes/subscription-usage.js';
 import * as transcribe from './routes/transcribe.js';
 import * as video from './routes/video.js';
 import * as web from './routes/web.js';
+import * as x402 from './routes/x402.js';
 import type { SandboxContext, SandboxEnv } from './types.js';
 
 /** Route modules, one per area; a new area is one file and one line here. */
@@ -41,6 +45,10 @@ const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = 
   transcribe,
   evals,
   mediaFiles,
+  data,
+  dataDirect,
+  x402,
+  embeddings,
 ];
 
 /** Envelope registry: the longest registered prefix of a path decides its error envelope. */

@@ -24,6 +24,11 @@ export interface SandboxTiming {
   evalStepMs?: number;
   /** When set, pending job status replies carry `retry-after-ms` with this poll hint. */
   pollHintMs?: number;
+  /**
+   * Pause between two crawled pages of the data API's crawler, whose reply streams in page by
+   * page. Defaults to a fraction of a second so a person sees the crawl progress.
+   */
+  crawlPageMs?: number;
 }
 
 export interface SandboxOptions {
@@ -82,8 +87,30 @@ export interface SandboxContext {
   closing: AbortSignal;
 }
 
+/** The request a client sent, as a route reached by internal forwarding or replay sees it. */
+export interface OriginalRequest {
+  method: string;
+  /** Path without the query. */
+  path: string;
+  /** `?a=b` or ''. */
+  search: string;
+  bodyText: string;
+  contentType: string | undefined;
+}
+
+/**
+ * Set only by the sandbox itself on internal requests (`app.fetch(request, env)`), never from a
+ * client's bytes: the data API's forwarding and the x402 completion replay.
+ */
+export interface InternalBindings {
+  /** The client's request that the data API forwarded to this direct route. */
+  forwardedFrom?: OriginalRequest;
+  /** The paid quote this replay settles (x402 `completeUrl`). */
+  x402Paid?: string;
+}
+
 export type SandboxEnv = {
-  Bindings: HttpBindings;
+  Bindings: HttpBindings & InternalBindings;
   Variables: {
     requestId: string;
     /** The request's sequence number; ids of generated objects derive from it. */

@@ -75,9 +75,16 @@ describe('sandbox web search', () => {
       completeUrl: expect.stringContaining(body.payment.paymentId),
     });
     const schemes = body.payment.accepted.map((a: { scheme: string }) => a.scheme);
-    expect(schemes).toEqual(['x402-exact', 'base-usdc', 'nano', 'lightning-l402']);
+    expect(schemes).toEqual([
+      'x402-exact',
+      'x402-solana-usdc',
+      'nano-exact',
+      'base-usdc',
+      'nano',
+      'lightning-l402',
+    ]);
     expect(body.x402Version).toBe(1);
-    expect(body.accepts).toHaveLength(1);
+    expect(body.accepts).toHaveLength(2);
   });
 
   it('answers 401 missing_api_key to an accountless request without x-x402', async () => {
@@ -89,11 +96,19 @@ describe('sandbox web search', () => {
   it('accepts one X-PAYMENT replay of the identical request and rejects a second', async () => {
     const request = { query: 'replayed query' };
     const { body } = await searchWith(request, { 'x-x402': 'true' });
-    const payment = Buffer.from(JSON.stringify({ paymentId: body.payment.paymentId })).toString('base64');
-    const paid = await searchWith(request, { 'x-payment': payment });
+    const wallet = await post(
+      sandbox(),
+      '/__sandbox/x402/pay',
+      { paymentId: body.payment.paymentId, scheme: 'x402-exact' },
+      {},
+    );
+    const { xPayment } = await wallet.json();
+    const paid = await searchWith(request, { 'x-payment': xPayment });
     expect(paid.res.status).toBe(200);
     expect(paid.res.headers.get('x-payment-response')).toBeTruthy();
     expect(paid.body.results).toHaveLength(5);
-    expect((await searchWith(request, { 'x-payment': payment })).res.status).toBe(402);
+    const again = await searchWith(request, { 'x-payment': xPayment });
+    expect(again.res.status).toBe(402);
+    expect(again.body.error.code).toBe('payment_already_used');
   });
 });

@@ -6,6 +6,7 @@ import { TEXT_MODELS, type TextModel } from '../catalog/text-models.js';
 import { CATALOG_CREATED } from '../constants.js';
 import type { KeyRecord } from '../state.js';
 import type { SandboxContext, SandboxEnv } from '../types.js';
+import { MAX_EMBEDDING_INPUTS } from './embeddings.js';
 
 /** Model catalogs (spec 2 §4.4). Auth is optional; an invalid key still gets the list. */
 export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
@@ -53,6 +54,9 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
         EMBEDDING_MODELS.map(({ id, owned_by, price_per_million, ...rest }) => ({
           ...base(id, owned_by),
           ...rest,
+          ...(rest.supports_dimensions ? { min_dimensions: 1 } : {}),
+          max_inputs: MAX_EMBEDDING_INPUTS,
+          encoding_formats: ['float', 'base64'],
           type: 'embedding',
           pricing: { prompt: price_per_million, unit: 'per_million_tokens' },
         })),
