@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { jsonBody } from '../body.js';
 import { CONTROL_PREFIX } from '../constants.js';
-import { badRequest } from '../errors.js';
+import { badRequest, SandboxError } from '../errors.js';
 import { FaultSpec } from '../faults.js';
 import type { SandboxContext, SandboxEnv } from '../types.js';
 
@@ -35,6 +35,11 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   });
   app.get(at('/faults'), (c) => c.json({ data: ctx.faults.list() }));
   app.delete(at('/faults'), (c) => c.json({ cleared: ctx.faults.clear() }));
+  app.delete(at('/faults/:id'), (c) => {
+    const id = c.req.param('id') ?? '';
+    if (!ctx.faults.remove(id)) throw new SandboxError(404, `No pending fault ${id}.`, { code: 'not_found' });
+    return c.json({ removed: id });
+  });
 
   app.get(at('/requests'), (c) => c.json({ data: ctx.requests }));
   app.delete(at('/requests'), (c) => {
