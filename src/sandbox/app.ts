@@ -15,7 +15,9 @@ import * as oauth from './routes/oauth.js';
 import * as providers from './routes/providers.js';
 import * as responses from './routes/responses.js';
 import * as speech from './routes/speech.js';
+import * as talk from './routes/talk.js';
 import * as transcribe from './routes/transcribe.js';
+import * as transcriptions from './routes/transcriptions.js';
 import * as video from './routes/video.js';
 import * as web from './routes/web.js';
 import type { SandboxContext, SandboxEnv } from './types.js';
@@ -30,12 +32,14 @@ const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = 
   messages,
   responses,
   completions,
+  talk,
   web,
   oauth,
   images,
   video,
   speech,
   transcribe,
+  transcriptions,
   mediaFiles,
 ];
 
