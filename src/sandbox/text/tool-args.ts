@@ -5,7 +5,8 @@ import { escapeRegExp, isRecord } from '../util.js';
  * 1. any property named in the prompt as `name=value`, `name: value` or `name is value` (quotes allowed);
  * 2. an enum value the prompt mentions, for a property with that enum;
  * 3. for each still-missing required string, in order: quoted text, then a capitalised phrase after a
- *    preposition ("for Paris", "in New York"), then any phrase after one, then the whole prompt;
+ *    preposition ("for Paris", "in New York"), then one inside a sentence ("check New York"), then any
+ *    phrase after a preposition, then the whole prompt;
  *    required numbers take the prompt's numbers in order (else the default, minimum or 0), booleans
  *    their default or false, arrays and objects the same rules one level down.
  * Optional properties appear only through rules 1 and 2.
@@ -133,7 +134,11 @@ class Candidates {
         ),
       ),
     ].map((m) => m[1] ?? '');
-    this.strings = [...quoted, ...proper, ...phrases].map((s) => s.trim()).filter(Boolean);
+    // Capitalised runs inside a sentence ("check New York City"), not the sentence's first word.
+    const names = [...prompt.matchAll(/\b[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*/g)]
+      .filter((m) => !/(^|[.!?])\s*$/.test(prompt.slice(0, m.index)) && m[0] !== 'I')
+      .map((m) => m[0]);
+    this.strings = [...quoted, ...proper, ...names, ...phrases].map((s) => s.trim()).filter(Boolean);
     this.numbers = [...prompt.matchAll(/(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])/g)].map((m) => Number(m[0]));
     this.subject = prompt.replace(/\s+/g, ' ').trim().slice(0, 200);
   }
