@@ -108,6 +108,24 @@ describe('sandbox provider routing and billing headers', () => {
     ).toBeUndefined();
   });
 
+  it('runs the moderation preflight on video prompts too (spec 2 §4.6)', async () => {
+    const { key, auth } = keyWith();
+    const video = (prompt: string) =>
+      post(
+        sandbox(),
+        '/api/generate-video',
+        { model: 'sandbox/video-lite', prompt },
+        { ...auth, moderation: 'true' },
+      );
+    const ok = (await (await video('a calm sea')).json()) as Json;
+    expect(sandbox().state.balance(key)).toBeCloseTo(5 - ok.cost - 0.0002, 9);
+    const before = sandbox().state.balance(key);
+    const flagged = await video('an nsfw scene');
+    expect(flagged.status).toBe(400);
+    expect(await flagged.json()).toMatchObject({ status: 400, code: 'content_policy_violation' });
+    expect(sandbox().state.balance(key)).toBeCloseTo(before - 0.0002, 9);
+  });
+
   it('fails over from a provider that is down, unless sticky (503) or pinned (503)', async () => {
     const { auth } = keyWith();
     expect(
