@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { findSaved, listSaved } from '../src/files/files.js';
 import { InputError } from '../src/http/errors.js';
 import { defineResource } from '../src/mcp/define-resource.js';
 import { URI_SCHEME } from '../src/word.js';
@@ -8,24 +6,23 @@ export default defineResource({
   uriTemplate: `${URI_SCHEME}://media/{id}`,
   name: 'media',
   title: 'A media file this server produced',
-  description: 'An image, audio, video or transcript saved under the output directory, by its content id.',
+  description: 'An image, audio, video or transcript this server saved for you, by its id.',
   mimeType: 'application/octet-stream',
   async list({ files }) {
-    return (await listSaved(files.outputDir)).map(({ id, name }) => ({
-      uri: `${URI_SCHEME}://media/${id}`,
-      name,
-    }));
+    return files.list().map((file) => ({ uri: file.uri, name: file.id, title: file.mimeType }));
   },
   async read(params, { files }) {
-    const found = await findSaved(files.outputDir, params.id ?? '');
+    // Only files this server wrote for this caller, still the very file written: a name planted
+    // or swapped in the output folder is never served.
+    const found = await files.open(params.id ?? '');
     if (!found) {
       throw new InputError(`No saved media "${params.id}".`, {
-        fix: `List resources to see the ${URI_SCHEME}://media files.`,
+        fix: `List resources to see your ${URI_SCHEME}://media files.`,
       });
     }
-    const data = await readFile(found.path);
-    return found.mimeType === 'application/json' || found.mimeType.startsWith('text/')
-      ? { text: data.toString('utf8'), mimeType: found.mimeType }
-      : { blob: data.toString('base64'), mimeType: found.mimeType };
+    const { file, data } = found;
+    return file.mimeType === 'application/json' || file.mimeType.startsWith('text/')
+      ? { text: data.toString('utf8'), mimeType: file.mimeType }
+      : { blob: data.toString('base64'), mimeType: file.mimeType };
   },
 });

@@ -1,3 +1,4 @@
+import { delimiter } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, type ConfigInput, loadConfig } from './config.js';
 import { VERSION } from './version.js';
@@ -26,6 +27,7 @@ Options:
   --base-url URL          platform base URL (ORBIT_BASE_URL)
   --direct-base-url URL   second API host (ORBIT_DIRECT_BASE_URL)
   --output-dir DIR        where media are saved (ORBIT_OUTPUT_DIR)
+  --allow-dir DIR         a folder local inputs may be read from; repeatable (ORBIT_ALLOW_DIRS)
   --timeout-ms N          per-request timeout (ORBIT_TIMEOUT_MS)
   --max-retries N         retries of safe calls (ORBIT_MAX_RETRIES)
   --log-level L           debug|info|warning|error|silent (ORBIT_LOG_LEVEL)
@@ -45,6 +47,7 @@ const OPTIONS = {
   'base-url': { type: 'string' },
   'direct-base-url': { type: 'string' },
   'output-dir': { type: 'string' },
+  'allow-dir': { type: 'string', multiple: true },
   'timeout-ms': { type: 'string' },
   'max-retries': { type: 'string' },
   'log-level': { type: 'string' },
@@ -98,6 +101,7 @@ export async function main(argv: string[]): Promise<number> {
     toolsets: values.toolsets,
     readOnly: values['read-only'],
     outputDir: values['output-dir'],
+    allowDirs: values['allow-dir']?.join(delimiter),
     timeoutMs: values['timeout-ms'],
     maxRetries: values['max-retries'],
     logLevel: values['log-level'],

@@ -1,3 +1,4 @@
+import { delimiter, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { ENV_PREFIX } from './word.js';
 
@@ -50,6 +51,15 @@ const toolsetList = z
   })
   .pipe(z.array(z.enum(toolsetNames)).min(1, 'name at least one toolset'));
 
+/** Folders, separated like PATH (`:` here, `;` on Windows); relative ones resolve against the working folder. */
+const folderList = z.string().transform((value) =>
+  value
+    .split(delimiter)
+    .map((folder) => folder.trim())
+    .filter(Boolean)
+    .map((folder) => (isAbsolute(folder) ? folder : resolve(folder))),
+);
+
 export const ConfigSchema = z.object({
   baseUrl: url.optional(),
   directBaseUrl: url.optional(),
@@ -59,6 +69,7 @@ export const ConfigSchema = z.object({
   toolsets: toolsetList.default([...DEFAULT_TOOLSETS]),
   readOnly: booleanish.default(false),
   outputDir: z.string().min(1).optional(),
+  allowDirs: folderList.default([]),
   timeoutMs: z.coerce.number().int().min(1000, 'must be at least 1000 ms').max(3_600_000).default(120_000),
   maxRetries: z.coerce.number().int().min(0).max(10).default(2),
   logLevel: z.enum(['debug', 'info', 'warning', 'error', 'silent']).default('info'),
@@ -76,6 +87,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   toolsets: `${ENV_PREFIX}TOOLSETS`,
   readOnly: `${ENV_PREFIX}READ_ONLY`,
   outputDir: `${ENV_PREFIX}OUTPUT_DIR`,
+  allowDirs: `${ENV_PREFIX}ALLOW_DIRS`,
   timeoutMs: `${ENV_PREFIX}TIMEOUT_MS`,
   maxRetries: `${ENV_PREFIX}MAX_RETRIES`,
   logLevel: `${ENV_PREFIX}LOG_LEVEL`,

@@ -5,6 +5,7 @@ import { CredentialStore } from './auth/store.js';
 import { StoredCredentials } from './auth/stored.js';
 import type { Config } from './config.js';
 import type { FilesConfig } from './files/files.js';
+import { MediaStore } from './files/media-store.js';
 import { HttpClient } from './http/client.js';
 import { createLogger, registerSecret } from './log.js';
 import type { Target } from './mcp/define-tool.js';
@@ -77,8 +78,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     target,
     client,
     credentials: stored ?? new StaticCredentials(credentials),
-    // Desktop assistants start servers in arbitrary folders (often `/`); the home folder is findable.
-    files: { outputDir: config.outputDir ?? join(homedir(), 'orbit-output') },
+    files: {
+      // Desktop assistants start servers in arbitrary folders (often `/`); the home folder is findable.
+      outputDir: config.outputDir ?? join(homedir(), 'orbit-output'),
+      allowDirs: config.allowDirs,
+      // A remote tenant's forgotten files go from the disk too; a person's own files stay.
+      media: new MediaStore({}, (entry) => entry.tenant !== 'local'),
+    },
     async close() {
       stored?.close();
       await client.close();

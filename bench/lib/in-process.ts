@@ -4,6 +4,7 @@ import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.j
 import { resources } from '../../resources/index.js';
 import { StaticCredentials } from '../../src/auth/credentials.js';
 import { loadConfig } from '../../src/config.js';
+import { MediaStore } from '../../src/files/media-store.js';
 import { HttpClient } from '../../src/http/client.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { toolCatalog } from '../../tools/index.js';
@@ -37,7 +38,9 @@ export async function startInProcess(baseUrl: string, apiKey: string): Promise<I
     credentials: new StaticCredentials([{ kind: 'api_key', value: apiKey, source: 'env' }]),
     tools: toolCatalog,
     resources,
-    files: { outputDir: BENCH_OUTPUT_DIR },
+    files: { outputDir: BENCH_OUTPUT_DIR, media: new MediaStore() },
+    trust: 'local',
+    tenant: 'local',
     target: { kind: 'platform', baseUrl },
     version: 'bench',
   });

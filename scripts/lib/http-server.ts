@@ -12,6 +12,8 @@ export interface StartedServer {
 
 export interface StartOptions {
   env?: NodeJS.ProcessEnv;
+  /** The child's working folder (defaults to ours). */
+  cwd?: string;
   /** Copy the server's stderr to ours (CI logs). */
   echoStderr?: boolean;
   timeoutMs?: number;
@@ -20,6 +22,7 @@ export interface StartOptions {
 export async function startHttpServer(args: string[], options: StartOptions = {}): Promise<StartedServer> {
   const child = spawn(process.execPath, args, {
     env: options.env ?? process.env,
+    cwd: options.cwd,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let seen = '';

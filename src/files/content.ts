@@ -1,53 +1,45 @@
-import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { ExtraContent } from '../mcp/define-tool.js';
-import { mediaTypeOf } from './types.js';
+import type { Files } from './files.js';
 
 /** Inline media caps: a result never floods the context; bigger files travel as links. */
 export const INLINE_MAX_BYTES = 768 * 1024;
 export const INLINE_TOTAL_BYTES = 1536 * 1024;
 
-export interface OutputFile {
-  uri: string;
-  path: string;
-}
+/** Content sent beside structuredContent. */
+export type MediaContent =
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource_link'; uri: string; name: string; mimeType?: string; description?: string };
 
 /**
- * Small images as image content and small audio as audio content (within the caps), and every
- * file as a `resource_link` to `orbit://media/{id}` whose description is its path on disk.
+ * For each of the caller's saved files (by `orbit://media/{id}` URI): small images and audio inline
+ * (within the caps), and every file as a `resource_link`, described by its path on disk when the
+ * client shares this machine. A URI that is not one of the caller's files yields nothing.
  */
-export function mediaContent(files: readonly OutputFile[]): ExtraContent[] {
-  const out: ExtraContent[] = [];
+export async function mediaContent(uris: readonly string[], files: Files): Promise<MediaContent[]> {
+  const out: MediaContent[] = [];
   let inlined = 0;
-  for (const file of files) {
-    // Saved names end in the extension of the content's sniffed type.
-    const mime = mediaTypeOf(Buffer.alloc(0), undefined, file.path).mimeType;
-    const size = fileSize(file.path);
-    const inlineKind = mime.startsWith('image/') ? 'image' : mime.startsWith('audio/') ? 'audio' : undefined;
-    if (
-      inlineKind &&
-      size !== undefined &&
-      size <= INLINE_MAX_BYTES &&
-      inlined + size <= INLINE_TOTAL_BYTES
-    ) {
-      out.push({ type: inlineKind, data: readFileSync(file.path).toString('base64'), mimeType: mime });
-      inlined += size;
+  for (const uri of uris) {
+    const found = await files.open(uri.slice(uri.lastIndexOf('/') + 1));
+    if (!found) continue;
+    const { file, data } = found;
+    const kind = file.mimeType.startsWith('image/')
+      ? 'image'
+      : file.mimeType.startsWith('audio/')
+        ? 'audio'
+        : '';
+    if (kind && data.length <= INLINE_MAX_BYTES && inlined + data.length <= INLINE_TOTAL_BYTES) {
+      out.push({ type: kind, data: data.toString('base64'), mimeType: file.mimeType });
+      inlined += data.length;
     }
+    const name = file.path ? basename(file.path) : file.id;
     out.push({
       type: 'resource_link',
       uri: file.uri,
-      name: basename(file.path),
-      mimeType: mime,
-      description: `${file.path}${size !== undefined ? ` (${size} bytes)` : ''}`,
+      name,
+      mimeType: file.mimeType,
+      description: `${file.path ? `${file.path} ` : ''}(${data.length} bytes)`,
     });
   }
   return out;
-}
-
-function fileSize(path: string): number | undefined {
-  try {
-    return statSync(path).size;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,114 +1,184 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { InputError } from '../http/errors.js';
-import type { Files, LocalFile, SavedFile } from '../mcp/define-tool.js';
 import { URI_SCHEME } from '../word.js';
-import { expandPath, insideRoots } from './roots.js';
+import type { MediaEntry, MediaStore } from './media-store.js';
+import { expandPath, usableRoots } from './roots.js';
+import { readInside } from './safe-read.js';
 import { mediaTypeOf } from './types.js';
 
+/**
+ * Who is on the other end. `local`: a person on this machine (stdio). `remote`: a stranger over
+ * HTTP, who may name no server path and sees only its own files.
+ */
+export type Trust = 'local' | 'remote';
+
+/** A local input: from a path inside the allowed folders, or one of the caller's own media ids. */
+export interface LocalFile {
+  name: string;
+  data: Buffer;
+  mimeType: string;
+}
+
+/** An output this server wrote; it is `orbit://media/{id}`. */
+export interface SavedFile {
+  id: string;
+  uri: string;
+  mimeType: string;
+  bytes: number;
+  /** Its place on disk, given only to a client on this machine (a remote client gets the URI alone). */
+  path?: string;
+}
+
+/** Where tools read inputs and write outputs, for one connection. */
+export interface Files {
+  readonly trust: Trust;
+  /** Folders local paths may be read from (none over HTTP unless the operator named some). */
+  roots(): Promise<string[]>;
+  /** A local path or an `orbit://media/{id}` of this caller; refuses (before reading) files above `maxBytes`. */
+  read(ref: string, options: { maxBytes: number; purpose: string; argument?: string }): Promise<LocalFile>;
+  /** Saves an output as a new file (never replacing one), typed by its content. */
+  save(data: Buffer, options?: { mimeType?: string; name?: string }): Promise<SavedFile>;
+  /** This caller's saved files, newest first. */
+  list(limit?: number): SavedFile[];
+  /** One of this caller's saved files with its bytes, or undefined. */
+  open(id: string): Promise<{ file: SavedFile; data: Buffer } | undefined>;
+}
+
+/** The process-wide part: where outputs go, which folders the operator shares, the media registry. */
 export interface FilesConfig {
-  /** Where outputs are saved. */
   outputDir: string;
-  /** Working directory: a root when the client offers none. Defaults to process.cwd(). */
-  cwd?: string;
+  /** Folders the operator names (`--allow-dir`): readable over stdio, and the only ones over HTTP. */
+  allowDirs?: readonly string[];
+  media: MediaStore;
 }
 
 /** The client's roots as directory paths, or undefined when the client offers none. */
 export type RootsSource = () => Promise<string[] | undefined>;
 
+export interface FilesScope {
+  trust: Trust;
+  /** `local`, or the fingerprint of the key over HTTP. */
+  tenant: string;
+  /** The client's MCP roots; used only for a local client (a remote client's roots name its own machine). */
+  clientRoots?: RootsSource;
+  warn?: (message: string) => void;
+}
+
 export const mb = (bytes: number): string => `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
 
-/**
- * Files for one connection: local inputs only from inside the allowed roots (the client's MCP
- * roots when it offers them, else the working directory; the output directory always), outputs
- * under the output directory named by their content.
- */
-export function createFiles(config: FilesConfig, clientRoots?: RootsSource): Files {
-  const outputDir = config.outputDir;
+const MEDIA_URI = new RegExp(`^${URI_SCHEME}://media/([a-f0-9]{32})$`);
+
+/** Where a tenant's outputs go: the output folder over stdio, a private sub-folder per key over HTTP. */
+export function outputFolder(config: FilesConfig, scope: Pick<FilesScope, 'trust' | 'tenant'>): string {
+  return scope.trust === 'local' ? config.outputDir : join(config.outputDir, 'tenants', scope.tenant);
+}
+
+export function createFiles(config: FilesConfig, scope: FilesScope): Files {
+  const refused = new Set<string>();
   const roots = async (): Promise<string[]> => {
-    const offered = await clientRoots?.().catch(() => undefined);
-    // The client's roots replace the working directory; files this server wrote stay readable.
-    if (offered) return [...offered, outputDir];
-    return [config.cwd ?? process.cwd(), outputDir];
+    const offered = scope.trust === 'local' ? await scope.clientRoots?.().catch(() => undefined) : undefined;
+    const named =
+      scope.trust === 'local' ? [config.outputDir, ...(config.allowDirs ?? [])] : config.allowDirs;
+    return usableRoots([...(offered ?? []), ...(named ?? [])], (root, reason) => {
+      if (refused.has(root)) return;
+      refused.add(root);
+      scope.warn?.(`not reading files under ${root}: it is ${reason}`);
+    });
   };
+  const shown = (entry: MediaEntry): SavedFile => ({
+    id: entry.id,
+    uri: `${URI_SCHEME}://media/${entry.id}`,
+    mimeType: entry.mimeType,
+    bytes: entry.bytes,
+    ...(scope.trust === 'local' ? { path: entry.path } : {}),
+  });
+  const open = async (id: string) => {
+    const found = await config.media.read(scope.tenant, id);
+    return found && { file: shown(found.entry), data: found.data };
+  };
+
   return {
-    outputDir,
+    trust: scope.trust,
     roots,
-    async read(path, { maxBytes, purpose }): Promise<LocalFile> {
-      const allowed = await roots();
-      const wanted = expandPath(path, allowed[0] ?? process.cwd());
-      const info = await stat(wanted).catch(() => undefined);
-      if (!info?.isFile()) {
-        throw new InputError(`No file at ${wanted}.`, {
-          fix: 'Check the path (absolute, or relative to the first root), or pass a URL.',
-        });
-      }
-      const real = await insideRoots(wanted, allowed);
-      if (!real) {
-        throw new InputError(
-          `${wanted} is outside the folders this server may read (${allowed.join(', ')}).`,
-          {
-            fix: 'Move the file into one of those folders, add its folder as a root in the client, or pass a public URL.',
-          },
-        );
-      }
-      if (info.size > maxBytes) {
-        throw new InputError(
-          `${basename(real)} is ${mb(info.size)}; ${purpose} takes at most ${mb(maxBytes)} as an upload.`,
+    async read(ref, { maxBytes, purpose, argument = 'file' }): Promise<LocalFile> {
+      const tooBig = (size: number) =>
+        new InputError(
+          `\`${argument}\` is ${mb(size)}; ${purpose} takes at most ${mb(maxBytes)} as an upload.`,
           {
             fix: 'Upload the file somewhere public and pass its https URL instead.',
+            param: argument,
+          },
+        );
+      const mediaId = MEDIA_URI.exec(ref.trim())?.[1];
+      if (mediaId !== undefined) {
+        const found = await open(mediaId);
+        if (!found) {
+          throw new InputError(`\`${argument}\`: no file ${ref} was made for you by this server.`, {
+            fix: `Pass an ${URI_SCHEME}://media/ id from one of your own earlier results, an https URL or a data: URL.`,
+            param: argument,
+          });
+        }
+        if (found.data.length > maxBytes) throw tooBig(found.data.length);
+        return { name: basename(found.file.uri), data: found.data, mimeType: found.file.mimeType };
+      }
+      const allowed = await roots();
+      if (scope.trust === 'remote') return readRemote(ref, allowed, { maxBytes, argument, tooBig });
+      const wanted = expandPath(ref, allowed[0] ?? config.outputDir);
+      const outcome = await readInside(wanted, allowed, maxBytes);
+      if (outcome.ok) return named(outcome.real, outcome.data);
+      if (outcome.reason === 'too_large') throw tooBig(outcome.size);
+      if (outcome.reason === 'outside') {
+        throw new InputError(
+          `${wanted} is outside the folders this server may read (${allowed.join(', ') || 'none'}).`,
+          {
+            fix: 'Move the file into one of those folders, add its folder as a root in the client or with --allow-dir, or pass a public URL.',
+            param: argument,
           },
         );
       }
-      const data = await readFile(real);
-      return {
-        path: real,
-        name: basename(real),
-        data,
-        mimeType: mediaTypeOf(data, undefined, real).mimeType,
-      };
+      throw new InputError(
+        outcome.reason === 'missing' ? `No file at ${wanted}.` : `${wanted} is not a regular file.`,
+        {
+          fix: 'Check the path (absolute, or relative to the first root), or pass a URL.',
+          param: argument,
+        },
+      );
     },
     async save(data, options = {}): Promise<SavedFile> {
       const type = mediaTypeOf(data, options.mimeType, options.name);
-      const id = createHash('sha256').update(data).digest('hex').slice(0, 20);
-      await mkdir(outputDir, { recursive: true });
-      const path = join(outputDir, `${id}.${type.ext}`);
-      // Same content, same name: saving twice writes once.
-      const exists = await stat(path).then(
-        (s) => s.size === data.length,
-        () => false,
-      );
-      if (!exists) await writeFile(path, data);
-      return { id, path, uri: `${URI_SCHEME}://media/${id}`, mimeType: type.mimeType, bytes: data.length };
+      const entry = await config.media.write(outputFolder(config, scope), scope.tenant, data, type);
+      return shown(entry);
     },
+    list: (limit) => config.media.list(scope.tenant, limit).map(shown),
+    open,
   };
 }
 
-/** A saved output by its id, for `orbit://media/{id}`. */
-export async function findSaved(
-  outputDir: string,
-  id: string,
-): Promise<{ path: string; mimeType: string } | undefined> {
-  if (!/^[a-f0-9]{8,64}$/.test(id)) return undefined;
-  const names = await readdir(outputDir).catch(() => [] as string[]);
-  const name = names.find((entry) => entry.startsWith(`${id}.`));
-  if (!name) return undefined;
-  const path = join(outputDir, name);
-  const head = await readFile(path).then((b) => b.subarray(0, 64));
-  return { path, mimeType: mediaTypeOf(head, undefined, name).mimeType };
+function named(real: string, data: Buffer): LocalFile {
+  return { name: basename(real), data, mimeType: mediaTypeOf(data, undefined, real).mimeType };
 }
 
-/** Saved outputs, newest first, for resource listings. */
-export async function listSaved(outputDir: string, limit = 50): Promise<{ id: string; name: string }[]> {
-  const names = await readdir(outputDir).catch(() => [] as string[]);
-  const entries = await Promise.all(
-    names
-      .filter((name) => /^[a-f0-9]{20}\.[a-z0-9]+$/.test(name))
-      .map(async (name) => ({ name, at: (await stat(join(outputDir, name))).mtimeMs })),
+/**
+ * A remote client names no server path, except inside folders the operator shared on purpose.
+ * Every refusal reads the same, so it reveals neither the server's folders nor whether a path exists.
+ */
+async function readRemote(
+  ref: string,
+  allowed: readonly string[],
+  options: { maxBytes: number; argument: string; tooBig: (size: number) => InputError },
+): Promise<LocalFile> {
+  const refusal = new InputError(
+    allowed.length
+      ? `\`${options.argument}\`: no readable file at "${ref}" in the folders this server shares.`
+      : `\`${options.argument}\`: this server does not read local paths for remote clients.`,
+    {
+      fix: `Pass an https URL, a data: URL (base64), or an ${URI_SCHEME}://media/ id from one of your earlier results.`,
+      param: options.argument,
+    },
   );
-  return entries
-    .sort((a, b) => b.at - a.at)
-    .slice(0, limit)
-    .map(({ name }) => ({ id: name.split('.')[0] ?? name, name }));
+  if (!allowed.length || ref.startsWith('~')) throw refusal;
+  const outcome = await readInside(expandPath(ref, allowed[0]!), allowed, options.maxBytes);
+  if (outcome.ok) return named(outcome.real, outcome.data);
+  if (outcome.reason === 'too_large') throw options.tooBig(outcome.size);
+  throw refusal;
 }

@@ -1,6 +1,5 @@
 import { InputError } from '../http/errors.js';
-import type { Files } from '../mcp/define-tool.js';
-import { mb } from './files.js';
+import { type Files, mb } from './files.js';
 import { mediaTypeOf } from './types.js';
 
 /** Spec limits on inline uploads (spec 2 §8): larger inputs go by URL. */
@@ -30,7 +29,8 @@ export type MediaInput =
 const DATA_URL = /^data:([\w.+/-]+)?(;[\w=.-]+)*;base64,(.*)$/s;
 
 /**
- * Reads an `https://` URL, a `data:` URL or a local path. Local files must be inside the roots;
+ * Reads an `https://` URL, a `data:` URL, one of the caller's `orbit://media/` ids or a local path
+ * (inside the allowed folders, and never for a remote client unless the operator shared folders);
  * anything above `maxBytes` is refused before a byte is sent, with the advice to pass a URL.
  */
 export async function readMediaInput(
@@ -71,7 +71,7 @@ export async function readMediaInput(
       dataUrl: value,
     };
   }
-  const file = await files.read(value, { maxBytes: options.maxBytes, purpose: options.purpose });
+  const file = await files.read(value, options);
   return {
     kind: 'bytes',
     source: 'file',

@@ -13,7 +13,7 @@ export function rootPath(uri: string): string | undefined {
   }
 }
 
-/** Expands `~`, resolves relative paths against the first root (or cwd). */
+/** Expands `~`, resolves relative paths against `base`. */
 export function expandPath(path: string, base: string): string {
   const home = path === '~' || path.startsWith(`~${sep}`) || path.startsWith('~/');
   const expanded = home ? `${homedir()}${path.slice(1)}` : path;
@@ -25,12 +25,33 @@ export function isInside(path: string, root: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-/** The real path (symlinks followed) when it lies inside one of the roots, else undefined. */
-export async function insideRoots(path: string, roots: readonly string[]): Promise<string | undefined> {
-  const real = await realpath(path);
-  for (const root of roots) {
-    const realRoot = await realpath(root).catch(() => resolve(root));
-    if (isInside(real, realRoot)) return real;
-  }
+/** Kernel and device trees: never a root, never read, whatever a client or an operator names. */
+const SYSTEM_TREES = ['/proc', '/sys', '/dev'];
+
+/**
+ * Why a folder may not serve as a root, or undefined when it may. `/` and the home folder itself
+ * (or anything that contains it) would open every file of the person, `/proc` and friends hold the
+ * process's environment and devices.
+ */
+export function forbiddenRoot(real: string, home = homedir()): string | undefined {
+  if (real === resolve('/') || real === '') return 'the file system root';
+  if (isInside(home, real)) return 'the home folder itself (name a folder inside it)';
+  if (SYSTEM_TREES.some((tree) => isInside(real, tree))) return 'a system folder';
   return undefined;
+}
+
+/** The real paths of the usable roots; forbidden or missing ones are left out and reported. */
+export async function usableRoots(
+  roots: readonly string[],
+  onRefused?: (root: string, reason: string) => void,
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const root of roots) {
+    const real = await realpath(root).catch(() => undefined);
+    if (real === undefined) continue;
+    const reason = forbiddenRoot(real);
+    if (reason) onRefused?.(root, reason);
+    else if (!out.includes(real)) out.push(real);
+  }
+  return out;
 }

@@ -3,13 +3,7 @@ import type { z } from 'zod';
 import { type CredentialKind, type CredentialProvider, HOW_TO_GET } from '../auth/credentials.js';
 import type { Logger } from '../log.js';
 import { errorFromResponse } from './envelopes.js';
-import {
-  AbortedError,
-  ConnectionError,
-  MissingCredentialError,
-  OrbitError,
-  ResponseValidationError,
-} from './errors.js';
+import { AbortedError, ConnectionError, MissingCredentialError, OrbitError, StreamError } from './errors.js';
 import {
   DEFAULT_RETRY,
   isIdempotent,
@@ -19,7 +13,7 @@ import {
   type RetryPolicy,
 } from './retry.js';
 import { readSse, type SseBatch, type SseEvent } from './sse.js';
-import { validateReply } from './validate.js';
+import { parseJsonReply, validateReply } from './validate.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined | null | readonly string[];
@@ -116,13 +110,14 @@ export class HttpClient {
         const res = await this.send(spec, scope);
         const requestId = requestIdOf(res.headers);
         const text = await readBody(() => res.body.text(), scope.signal, requestId);
-        const data = validateReply(spec.schema, parseJson(text, requestId), requestId, spec.path);
+        const data = validateReply(spec.schema, parseJsonReply(text, requestId), requestId, spec.path);
         return { data, status: res.statusCode, requestId, headers: flatHeaders(res.headers) };
       },
       stream: async (spec) => {
         const res = await this.send(
           { ...spec, headers: { accept: 'text/event-stream', ...spec.headers } },
           scope,
+          true,
         );
         const requestId = requestIdOf(res.headers);
         const batches = readSse(res.body, { requestId, isTerminal: spec.isTerminal, signal: scope.signal });
@@ -171,7 +166,7 @@ export class HttpClient {
   }
 
   /** Sends with retries; resolves with a 2xx response or throws a typed error. */
-  private async send(spec: RequestSpec, scope: CallScope): Promise<RawResponse> {
+  private async send(spec: RequestSpec, scope: CallScope, streaming = false): Promise<RawResponse> {
     const { agent, request } = await this.load();
     const url = this.url(spec);
     const credential = this.credentialFor(spec, scope.credentials);
@@ -211,19 +206,7 @@ export class HttpClient {
       } catch (error) {
         if (scope.signal.aborted) throw new AbortedError();
         const code = (error as { code?: string }).code;
-        const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
-        failure = new ConnectionError(
-          timedOut ? 'timeout' : 'connection_failed',
-          timedOut
-            ? `The platform did not answer within ${timeoutMs} ms.`
-            : `Could not reach the platform at ${this.options.baseUrl} (${code ?? (error as Error).message}).`,
-          {
-            cause: error,
-            fix: timedOut
-              ? 'Try again, or raise ORBIT_TIMEOUT_MS.'
-              : 'Check ORBIT_BASE_URL and the network, then call again.',
-          },
-        );
+        failure = networkFailure(error, { timeoutMs, baseUrl: this.options.baseUrl, streaming });
         outcome = { kind: 'network', notSent: code === 'ECONNREFUSED' };
       }
       const delay = nextDelay(outcome, attempt, idempotent, Date.now() - started, this.retry);
@@ -275,6 +258,63 @@ export class HttpClient {
     if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
     return { ...headers, ...spec.headers };
   }
+}
+
+/** Errors that happen before the request reaches the platform: nothing was received, nothing charged. */
+const NOT_REACHED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * What a failed exchange means for the caller. A connection that could not be made is "could not
+ * reach"; one that closed after the request went out may have been received (and charged), and a
+ * stream cut before its first event is an incomplete stream, not an unreachable platform.
+ */
+function networkFailure(
+  error: unknown,
+  context: { timeoutMs: number; baseUrl: string | undefined; streaming: boolean },
+): OrbitError {
+  const code = (error as { code?: string }).code;
+  const reason = code ?? (error as Error).message;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new ConnectionError('timeout', `The platform did not answer within ${context.timeoutMs} ms.`, {
+      cause: error,
+      fix: 'Try again, or raise ORBIT_TIMEOUT_MS.',
+    });
+  }
+  if (code !== undefined && NOT_REACHED.has(code)) {
+    return new ConnectionError(
+      'connection_failed',
+      `Could not reach the platform at ${context.baseUrl} (${reason}).`,
+      {
+        cause: error,
+        fix: 'Check ORBIT_BASE_URL and the network, then call again.',
+      },
+    );
+  }
+  if (context.streaming) {
+    return new StreamError(
+      'stream_incomplete',
+      `The connection broke before the platform started the answer (${reason}).`,
+      {
+        cause: error,
+        fix: 'Call again. The platform may have received the request, so a charge may have been recorded.',
+      },
+    );
+  }
+  return new ConnectionError(
+    'connection_failed',
+    `The connection closed before the platform replied (${reason}); the request may have been received.`,
+    {
+      cause: error,
+      fix: 'For a paid call, check your recent usage before calling again; otherwise call again.',
+    },
+  );
 }
 
 /** Encodes once, so a retry sends the same bytes; multipart goes through the web Response encoder. */
@@ -348,22 +388,6 @@ function safeJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return undefined;
-  }
-}
-
-function parseJson(text: string, requestId: string | undefined): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ResponseValidationError(
-      'malformed_response',
-      'The platform sent a reply that is not valid JSON.',
-      {
-        requestId,
-        fix: 'This is a platform fault; call again in a moment.',
-        details: { preview: text.slice(0, 120) },
-      },
-    );
   }
 }
 

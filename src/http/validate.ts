@@ -21,3 +21,20 @@ export function validateReply<S extends z.ZodType>(
     },
   );
 }
+
+/** A reply body as JSON; a body that is not JSON is the platform's fault, reported with its request id. */
+export function parseJsonReply(text: string, requestId: string | undefined): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ResponseValidationError(
+      'malformed_response',
+      'The platform sent a reply that is not valid JSON.',
+      {
+        requestId,
+        fix: 'This is a platform fault; call again in a moment.',
+        details: { preview: text.slice(0, 120) },
+      },
+    );
+  }
+}

@@ -1,8 +1,12 @@
 import type { z } from 'zod';
 import type { CredentialKind, CredentialProvider } from '../auth/credentials.js';
 import type { Toolset } from '../config.js';
+import type { MediaContent } from '../files/content.js';
+import type { Files } from '../files/files.js';
 import type { Api } from '../http/client.js';
 import type { Logger } from '../log.js';
+
+export type { Files, LocalFile, SavedFile } from '../files/files.js';
 
 /** Honest hints for the client (MCP tool annotations). */
 export interface ToolAnnotations {
@@ -18,35 +22,6 @@ export interface Progress {
   report(message: string, fraction?: number): void;
   /** Drops a report still waiting out the throttle, when the result is about to say it all. */
   discard?(): void;
-}
-
-/** A local input file, read from inside the allowed roots. */
-export interface LocalFile {
-  path: string;
-  name: string;
-  data: Buffer;
-  mimeType: string;
-}
-
-/** An output saved under the output directory, named by its content. */
-export interface SavedFile {
-  /** Content-derived id; the file is `orbit://media/{id}`. */
-  id: string;
-  path: string;
-  uri: string;
-  mimeType: string;
-  bytes: number;
-}
-
-/** Where tools read inputs and write outputs (src/files/files.ts). */
-export interface Files {
-  outputDir: string;
-  /** Folders local inputs may come from: the client's MCP roots when offered, else cwd and outputDir. */
-  roots(): Promise<string[]>;
-  /** Reads a local file inside the roots; refuses (before reading) files above `maxBytes`. */
-  read(path: string, options: { maxBytes: number; purpose: string }): Promise<LocalFile>;
-  /** Saves an output under outputDir as `<hash>.<ext>`, the extension from the content's type. */
-  save(data: Buffer, options?: { mimeType?: string; name?: string }): Promise<SavedFile>;
 }
 
 /** Which platform the server talks to; `none` until ORBIT_BASE_URL is set. */
@@ -68,11 +43,11 @@ export interface ToolContext {
   inTask?: boolean;
 }
 
-/** Extra content for the client besides structuredContent (images, audio, links). */
-export type ExtraContent =
-  | { type: 'image'; data: string; mimeType: string }
-  | { type: 'audio'; data: string; mimeType: string }
-  | { type: 'resource_link'; uri: string; name: string; mimeType?: string; description?: string };
+/**
+ * Extra content for the client besides structuredContent: images, audio, links, and `media` for
+ * one of the caller's saved files, which the renderer turns into inline media (small) plus a link.
+ */
+export type ExtraContent = MediaContent | { type: 'media'; uri: string };
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
@@ -11,12 +12,12 @@ interface Stored {
 /**
  * The recent SSE events of one HTTP session, so a client whose connection drops mid-call can
  * reconnect with `Last-Event-ID` and get the rest (progress and the result): nothing is lost to a
- * flaky network. One store per session, so an event id never reaches into another session; bounded
+ * flaky network. One store per session, so an event id never reaches into another session (and the
+ * session serves only the key that opened it); ids are random, so one cannot be guessed; bounded
  * in count and in size (a result with inline media can weigh a megabyte), the oldest events go first.
  */
 export class SessionEventStore implements EventStore {
   private readonly events = new Map<string, Stored>();
-  private next = 0;
   private size = 0;
 
   constructor(
@@ -25,7 +26,7 @@ export class SessionEventStore implements EventStore {
   ) {}
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
-    const eventId = String(++this.next);
+    const eventId = randomBytes(12).toString('base64url');
     const size = JSON.stringify(message).length;
     this.events.set(eventId, { streamId, message, size });
     this.size += size;
@@ -50,10 +51,15 @@ export class SessionEventStore implements EventStore {
   ): Promise<string> {
     const streamId = this.events.get(lastEventId)?.streamId;
     if (streamId === undefined) throw new Error(`Event ${lastEventId} is unknown or too old to replay.`);
-    const after = Number(lastEventId);
+    // Map order is the order events were stored: everything after the last one seen is replayed.
+    let after = false;
     for (const [eventId, event] of this.events) {
+      if (!after) {
+        after = eventId === lastEventId;
+        continue;
+      }
       // The SDK stores an empty priming message at the start of each stream; it is not a message to replay.
-      if (Number(eventId) <= after || event.streamId !== streamId || !('jsonrpc' in event.message)) continue;
+      if (event.streamId !== streamId || !('jsonrpc' in event.message)) continue;
       await send(eventId, event.message);
     }
     return streamId;

@@ -5,21 +5,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Credential } from '../auth/credentials.js';
 import { ConfigSchema, type Toolset } from '../config.js';
-import { registerSecret } from '../log.js';
-import type { Runtime } from '../runtime.js';
 import { SANDBOX_DEMO_KEY } from '../sandbox/constants.js';
+import type { Target } from './define-tool.js';
 
-/** Bearer or x-api-key; with --sandbox an anonymous request gets the demo key, never elsewhere. */
-export function requestCredential(req: IncomingMessage, runtime: Runtime): Credential | undefined {
+/**
+ * Bearer or x-api-key; with --sandbox an anonymous request gets the demo key, never elsewhere.
+ * The key is this request's secret alone: its server redacts it, the process does not keep it.
+ */
+export function requestCredential(req: IncomingMessage, target: Target): Credential | undefined {
   const auth = header(req, 'authorization');
   const bearer = auth?.match(/^Bearer\s+(\S+)$/i)?.[1];
   const value = bearer ?? header(req, 'x-api-key');
-  if (value) {
-    registerSecret(value);
-    return { kind: 'api_key', value, source: 'request' };
-  }
-  if (runtime.target.kind === 'sandbox')
-    return { kind: 'api_key', value: SANDBOX_DEMO_KEY, source: 'sandbox' };
+  if (value) return { kind: 'api_key', value, source: 'request' };
+  if (target.kind === 'sandbox') return { kind: 'api_key', value: SANDBOX_DEMO_KEY, source: 'sandbox' };
   return undefined;
 }
 

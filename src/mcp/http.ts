@@ -6,13 +6,13 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { resources } from '../../resources/index.js';
 import { toolCatalog } from '../../tools/index.js';
 import type { Credential } from '../auth/credentials.js';
 import type { Toolset } from '../config.js';
+import { createLogger } from '../log.js';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { SessionEventStore } from './event-store.js';
@@ -28,7 +28,14 @@ import {
   rpcError,
   TOO_LARGE,
 } from './http-request.js';
-import { fingerprint, RejectedKeys, RequestCredentials } from './request-credentials.js';
+import {
+  DEFAULT_SESSION_LIMITS,
+  type Session,
+  type SessionLimits,
+  SessionRegistry,
+} from './http-sessions.js';
+import { KeyChecker } from './key-check.js';
+import { fingerprint, RequestCredentials } from './request-credentials.js';
 import {
   isResourceMetadataPath,
   publicOrigin,
@@ -45,25 +52,9 @@ export interface HttpOptions {
   /** Extra Host header values to accept (for a reverse proxy); loopback names are always accepted. */
   allowedHosts?: string[];
   path?: string;
-  /** A session with no open stream and no request for this long is closed (default 30 min). */
-  sessionIdleMs?: number;
-  /** Sessions one key may hold at once (default 100). */
-  maxSessionsPerKey?: number;
+  /** Bounds on sessions (per key, per address, in total) and their idle time. */
+  limits?: Partial<SessionLimits>;
 }
-
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: Server;
-  /** Fingerprint of the credential the session serves; other credentials are refused on it. */
-  owner: string;
-  credentials: RequestCredentials;
-  /** When its last request came or its last stream closed. */
-  lastSeen: number;
-  /** Responses still open (a streamed call, the standalone GET stream). */
-  open: number;
-}
-
-const MAX_SESSIONS_PER_KEY = 100;
 
 /** How long a client may wait before reconnecting a dropped stream (sent as the SSE `retry` field). */
 const RECONNECT_MS = 1_000;
@@ -74,65 +65,60 @@ export interface RunningHttp {
   close(): Promise<void>;
 }
 
-/** Streamable HTTP: stateful sessions or stateless, DNS-rebinding checks, per-request credentials, a health route. */
+/**
+ * Streamable HTTP. Every client is a stranger: its key is checked with the platform before a
+ * session is opened, a session serves the key that opened it and no other, every bound holds
+ * before work starts, and its files and jobs are its own (the tenant is the key's fingerprint).
+ */
 export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise<RunningHttp> {
   const mcpPath = options.path ?? '/mcp';
-  const sessions = new Map<string, Session>();
+  const sessions = new SessionRegistry({ ...DEFAULT_SESSION_LIMITS, ...options.limits });
+  const keys = new KeyChecker(runtime.client, createLogger(runtime.config.logLevel));
   let port = options.port;
-  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
 
-  /** Counts the response as open until it closes: a session with a live stream is never idle. */
-  const track = (session: Session, res: ServerResponse) => {
-    session.lastSeen = Date.now();
-    session.open++;
-    res.once('close', () => {
-      session.open--;
-      session.lastSeen = Date.now();
-    });
-  };
-  // Clients that vanish without DELETE would otherwise keep their session (and its events) forever.
-  const sweeper = setInterval(
-    () => {
-      const now = Date.now();
-      for (const session of sessions.values()) {
-        if (session.open === 0 && now - session.lastSeen > idleMs) session.transport.close().catch(() => {});
-      }
-    },
-    Math.min(60_000, idleMs),
-  );
-  sweeper.unref();
-
-  /**
-   * One key may hold a bounded number of sessions, so a client that leaks them (or one that means
-   * harm) cannot fill the server's memory. At the bound the key's longest-idle session gives way;
-   * when all of them have streams open, the new one is refused.
-   */
-  const makeRoomFor = (owner: string): boolean => {
-    const mine = [...sessions.values()].filter((session) => session.owner === owner);
-    if (mine.length < (options.maxSessionsPerKey ?? MAX_SESSIONS_PER_KEY)) return true;
-    const idle = mine.filter((session) => session.open === 0).sort((a, b) => a.lastSeen - b.lastSeen)[0];
-    if (!idle) return false;
-    sessions.delete(idle.transport.sessionId!);
-    idle.transport.close().catch(() => {});
-    return true;
-  };
-
-  const rejected = new RejectedKeys();
-  const credentialsFor = (credential: Credential) =>
-    new RequestCredentials(credential, (refused) => rejected.add(fingerprint(refused)));
-
-  const newServer = (credentials: RequestCredentials, toolsets?: Toolset[]) =>
+  const newServer = (credential: Credential, toolsets: Toolset[] | undefined, session?: Session) =>
     createMcpServer({
       config: runtime.config,
       client: runtime.client,
-      credentials,
+      credentials: new RequestCredentials(credential, (refused) => {
+        keys.forget(refused);
+        if (session) session.refused = true;
+      }),
       tools: toolCatalog,
       resources,
       files: runtime.files,
+      trust: 'remote',
+      tenant: fingerprint(credential).slice(0, 32),
+      secrets: [credential.value],
       version: VERSION,
       toolsets,
       target: runtime.target,
     });
+
+  /** RFC 6750: the client learns its key is bad, and an OAuth client signs in again. */
+  const invalidToken = (req: IncomingMessage, res: ServerResponse, message: string) => {
+    res.setHeader(
+      'WWW-Authenticate',
+      wwwAuthenticate(publicOrigin(req), mcpPath, runtime.target, 'invalid_token'),
+    );
+    json(res, 401, { error: 'invalid_token', message });
+  };
+
+  /** Asks the platform about a key the first time it is seen; a refused key opens nothing. */
+  const vouch = async (req: IncomingMessage, res: ServerResponse, credential: Credential) => {
+    if (credential.source === 'sandbox') return { ok: true as const, checked: true };
+    const verdict = await keys.check(credential, req.socket.remoteAddress ?? 'unknown');
+    if (verdict === 'throttled') {
+      res.setHeader('retry-after', '60');
+      rpcError(res, 429, -32000, 'Too many refused keys from your address; wait a minute.');
+      return { ok: false as const };
+    }
+    if (verdict === 'refused') {
+      invalidToken(req, res, 'The platform does not accept this key. Sign in again, or send a valid key.');
+      return { ok: false as const };
+    }
+    return { ok: true as const, checked: verdict === 'valid' };
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -164,7 +150,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     if (url.pathname !== mcpPath)
       return json(res, 404, { error: 'not_found', message: `MCP endpoint is ${mcpPath}` });
 
-    const credential = requestCredential(req, runtime);
+    const credential = requestCredential(req, runtime.target);
     if (!credential) {
       res.setHeader('WWW-Authenticate', wwwAuthenticate(publicOrigin(req), mcpPath, runtime.target));
       return json(res, 401, {
@@ -174,37 +160,40 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       });
     }
     const owner = fingerprint(credential);
-    if (rejected.has(owner)) {
-      // RFC 6750: the client learns its token is bad, and an OAuth client signs in again.
-      res.setHeader(
-        'WWW-Authenticate',
-        wwwAuthenticate(publicOrigin(req), mcpPath, runtime.target, 'invalid_token'),
-      );
-      return json(res, 401, {
-        error: 'invalid_token',
-        message:
-          'The platform refused this key (401) on an earlier call. Sign in again, or send a valid key as `Authorization: Bearer <key>`.',
-      });
-    }
     const toolsets = parseToolsets(url.searchParams.get('toolsets'));
     if (toolsets instanceof Error)
       return json(res, 400, { error: 'invalid_toolsets', message: toolsets.message });
 
-    const body = req.method === 'POST' ? await readJson(req) : undefined;
-    if (body === TOO_LARGE) {
-      // Stop the upload: the connection closes once this answer is sent.
-      res.setHeader('connection', 'close');
-      return rpcError(
-        res,
-        413,
-        -32000,
-        `Request body over ${MAX_BODY_BYTES / 1_048_576} MB; pass large media as a URL instead of inline data.`,
-      );
+    const sessionId = options.stateless ? undefined : header(req, 'mcp-session-id');
+    if (sessionId) {
+      const session = sessions.find(sessionId, owner);
+      if (!session?.transport)
+        return rpcError(res, 404, -32001, 'Session not found; initialize a new session.');
+      if (session.refused) {
+        // The key was refused during this session; the client signs in again and opens a new one.
+        sessions.close(session);
+        return invalidToken(
+          req,
+          res,
+          'The platform refused this key (401). Sign in again, then open a new session.',
+        );
+      }
+      const body = await readBody(req, res);
+      if (body === HANDLED) return;
+      sessions.track(session, res);
+      return session.transport.handleRequest(req, res, body);
     }
-    if (body instanceof Error) return rpcError(res, 400, -32700, 'Parse error: the body is not valid JSON.');
+
+    const body = await readBody(req, res);
+    if (body === HANDLED) return;
+    if (!options.stateless && (req.method !== 'POST' || !isInitializeRequest(body))) {
+      return rpcError(res, 400, -32000, 'Bad request: send initialize first, or the Mcp-Session-Id header.');
+    }
+    const vouched = await vouch(req, res, credential);
+    if (!vouched.ok) return;
 
     if (options.stateless) {
-      const server = newServer(credentialsFor(credential), toolsets);
+      const server = newServer(credential, toolsets);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => {
         transport.close().catch(() => {});
@@ -214,61 +203,35 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       return transport.handleRequest(req, res, body);
     }
 
-    const sessionId = header(req, 'mcp-session-id');
-    if (sessionId) {
-      const session = sessions.get(sessionId);
-      if (!session) return rpcError(res, 404, -32001, 'Session not found; initialize a new session.');
-      if (session.owner !== owner && rejected.has(session.owner)) {
-        // The key this session served was refused and its client signed in again: the session
-        // (and any call it has running) carries on with the new key.
-        session.owner = owner;
-        session.credentials.replace(credential);
-      } else if (session.owner !== owner) {
-        return rpcError(
-          res,
-          403,
-          -32003,
-          'This session belongs to another credential; open your own session.',
-        );
-      }
-      track(session, res);
-      return session.transport.handleRequest(req, res, body);
+    const admission = sessions.admit(owner, req.socket.remoteAddress ?? 'unknown', vouched.checked);
+    if (!admission.ok) {
+      if (admission.status === 503) res.setHeader('retry-after', '30');
+      return rpcError(res, admission.status, -32000, admission.message);
     }
-    if (req.method !== 'POST' || !isInitializeRequest(body)) {
-      return rpcError(res, 400, -32000, 'Bad request: send initialize first, or the Mcp-Session-Id header.');
-    }
-    if (!makeRoomFor(owner)) {
-      return rpcError(
-        res,
-        429,
-        -32000,
-        `This key already has ${options.maxSessionsPerKey ?? MAX_SESSIONS_PER_KEY} sessions with open streams; close one (DELETE) before opening another.`,
-      );
-    }
-    const credentials = credentialsFor(credential);
-    const server = newServer(credentials, toolsets);
+    const session = admission.session;
+    const server = newServer(credential, toolsets, session);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        const session: Session = { transport, server, owner, credentials, lastSeen: Date.now(), open: 0 };
-        sessions.set(id, session);
-        track(session, res);
-      },
+      onsessioninitialized: (id) => sessions.opened(session, id),
       // Events are kept so a dropped stream can be resumed with Last-Event-ID.
       eventStore: new SessionEventStore(),
       retryInterval: RECONNECT_MS,
     });
+    session.transport = transport;
+    session.server = server;
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      sessions.remove(session);
       server.close().catch(() => {});
     };
+    sessions.track(session, res);
     await server.connect(transport);
     return transport.handleRequest(req, res, body);
   };
 
   const http: NodeServer = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) rpcError(res, 500, -32603, `Internal error: ${(error as Error).message}`);
+      createLogger(runtime.config.logLevel).error('HTTP request failed', { error: String(error) });
+      if (!res.headersSent) rpcError(res, 500, -32603, 'Internal error.');
       else res.end();
     });
   });
@@ -282,11 +245,33 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     url: `http://${shownHost}:${port}${mcpPath}`,
     port,
     async close() {
-      clearInterval(sweeper);
-      for (const session of sessions.values()) await session.transport.close().catch(() => {});
-      sessions.clear();
+      await sessions.closeAll();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+const HANDLED = Symbol('answered');
+
+/** The capped JSON body; an oversized or broken one is answered here. */
+async function readBody(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+  if (req.method !== 'POST') return undefined;
+  const body = await readJson(req);
+  if (body === TOO_LARGE) {
+    // Stop the upload: the connection closes once this answer is sent.
+    res.setHeader('connection', 'close');
+    rpcError(
+      res,
+      413,
+      -32000,
+      `Request body over ${MAX_BODY_BYTES / 1_048_576} MB; pass large media as a URL instead of inline data.`,
+    );
+    return HANDLED;
+  }
+  if (body instanceof Error) {
+    rpcError(res, 400, -32700, 'Parse error: the body is not valid JSON.');
+    return HANDLED;
+  }
+  return body;
 }

@@ -1,20 +1,35 @@
 import { z } from 'zod';
+import { type MediaContent, mediaContent } from '../files/content.js';
+import type { Files } from '../files/files.js';
 import { InputError, isOrbitError, OrbitError } from '../http/errors.js';
-import type { AnyTool, ExtraContent } from './define-tool.js';
+import type { Redactor } from '../secrets.js';
+import type { AnyTool } from './define-tool.js';
 
 export interface ToolResult {
   [key: string]: unknown;
-  content: ({ type: 'text'; text: string } | ExtraContent)[];
+  content: ({ type: 'text'; text: string } | MediaContent)[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
 
-/** A successful result: structuredContent plus a compact text form and any media. */
-export function renderResult(tool: AnyTool, output: Record<string, unknown>): ToolResult {
+/**
+ * A successful result: structuredContent plus a compact text form, and the caller's saved files as
+ * inline media and links. Secrets are redacted from every text and field (a platform may echo one).
+ */
+export async function renderResult(
+  tool: AnyTool,
+  output: Record<string, unknown>,
+  files: Files,
+  redactor: Redactor,
+): Promise<ToolResult> {
   const text = tool.text ? tool.text(output) : JSON.stringify(output);
+  const extra = tool.content?.(output) ?? [];
+  const saved = extra.flatMap((item) => (item.type === 'media' ? [item.uri] : []));
+  const direct = extra.filter((item): item is MediaContent => item.type !== 'media');
+  const links = direct.map((item) => (item.type === 'resource_link' ? redactor.value(item) : item));
   return {
-    content: [{ type: 'text', text }, ...(tool.content?.(output) ?? [])],
-    structuredContent: output,
+    content: [{ type: 'text', text: redactor.text(text) }, ...links, ...(await mediaContent(saved, files))],
+    structuredContent: redactor.value(output),
   };
 }
 
@@ -23,7 +38,7 @@ export function renderResult(tool: AnyTool, output: Record<string, unknown>): To
  * wrong, how to fix it, and the request id for support. Unknown errors are not echoed verbatim
  * beyond their message, and stack traces never reach the client.
  */
-export function renderError(error: unknown): ToolResult {
+export function renderError(error: unknown, redactor: Redactor): ToolResult {
   const e = asOrbitError(error);
   const lines = [`Error (${e.code}${e.status ? `, HTTP ${e.status}` : ''}): ${e.message}`];
   if (e.upstreamCode)
@@ -34,7 +49,7 @@ export function renderError(error: unknown): ToolResult {
   for (const [key, value] of Object.entries(e.details ?? {})) {
     if (value !== undefined && typeof value !== 'object') lines.push(`${key}: ${String(value)}`);
   }
-  return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
+  return { content: [{ type: 'text', text: redactor.text(lines.join('\n')) }], isError: true };
 }
 
 function asOrbitError(error: unknown): OrbitError {

@@ -10,9 +10,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CredentialProvider } from '../auth/credentials.js';
 import type { Config, Toolset } from '../config.js';
-import { createFiles, type FilesConfig } from '../files/files.js';
+import { createFiles, type FilesConfig, type Trust } from '../files/files.js';
 import type { HttpClient } from '../http/client.js';
 import { createLogger, type LogLevel } from '../log.js';
+import { createRedactor } from '../secrets.js';
 import type { ToolCatalog } from './catalog.js';
 import { matchTemplate, type ResourceDefinition } from './define-resource.js';
 import type { AnyTool, Target, ToolContext } from './define-tool.js';
@@ -30,8 +31,14 @@ export interface ServerDeps {
   /** The tool listing and the modules behind it, loaded on first call. */
   tools: ToolCatalog;
   resources: readonly ResourceDefinition[];
-  /** Output directory; inputs are read inside the client's roots (or cwd) plus this. */
+  /** Output folder, operator-shared folders and the media registry (process-wide). */
   files: FilesConfig;
+  /** `local` over stdio (the person's own machine), `remote` over HTTP (a stranger). */
+  trust: Trust;
+  /** Whose files and jobs these are: `local`, or the fingerprint of the caller's key over HTTP. */
+  tenant: string;
+  /** Secrets of this connection (the caller's key over HTTP), redacted from everything sent. */
+  secrets?: readonly string[];
   target: Target;
   version: string;
   /** Toolsets for this connection (HTTP `?toolsets=`); defaults to the configuration's. */
@@ -61,18 +68,29 @@ export function createMcpServer(deps: ServerDeps): Server {
     taskStore.close();
     await closeServer();
   };
-  const files = createFiles(deps.files, clientRoots(server));
+  const redactor = createRedactor(deps.secrets);
   const toolsets = deps.toolsets ?? deps.config.toolsets;
   const listed = deps.tools.enabled(toolsets, deps.config.readOnly);
   const enabled = new Set(listed.map((entry) => entry.name));
   // Logs go to stderr and, when the client asked for them, to the client as notifications.
-  const log = createLogger(deps.config.logLevel, [
-    (level, line) => process.stderr.write(`[orbit-mcp] ${level}: ${line}\n`),
-    (level, line) => {
-      if (LEVELS.includes(level))
-        server.sendLoggingMessage({ level, logger: 'orbit-mcp', data: line }).catch(() => {});
-    },
-  ]);
+  const log = createLogger(
+    deps.config.logLevel,
+    [
+      (level, line) => process.stderr.write(`[orbit-mcp] ${level}: ${line}\n`),
+      (level, line) => {
+        if (LEVELS.includes(level))
+          server.sendLoggingMessage({ level, logger: 'orbit-mcp', data: line }).catch(() => {});
+      },
+    ],
+    redactor,
+  );
+  const files = createFiles(deps.files, {
+    trust: deps.trust,
+    tenant: deps.tenant,
+    // A remote client's roots are folders on its own machine: never asked for, never used.
+    clientRoots: deps.trust === 'local' ? clientRoots(server) : undefined,
+    warn: (message) => log.warning(message),
+  });
 
   const contextFor = (
     signal: AbortSignal,
@@ -112,12 +130,12 @@ export function createMcpServer(deps: ServerDeps): Server {
       if (!parsed.success) throw inputErrorFrom(parsed.error);
       await ensureKey(tool, call, inTask ? { report() {} } : progress);
       const output = await tool.run(parsed.data, contextFor(call.signal, progress, inTask));
-      return renderResult(tool, tool.output.parse(output));
+      return await renderResult(tool, tool.output.parse(output), files, redactor);
     } catch (error) {
       log.debug(`tool ${tool.name} failed`, {
         error: error instanceof Error ? error.message : String(error),
       });
-      return renderError(error);
+      return renderError(error, redactor);
     } finally {
       await progress.flush();
     }
@@ -149,7 +167,7 @@ export function createMcpServer(deps: ServerDeps): Server {
       const signal = taskStore.signal(task.taskId);
       // Progress outlives the tools/call reply, so it goes out unbound from that request.
       const progress = createProgress(request.params._meta?.progressToken, (params) =>
-        server.notification({ method: 'notifications/progress', params }),
+        server.notification({ method: 'notifications/progress', params: redactor.value(params) }),
       );
       void (async () => {
         const result = await execute(tool, request.params.arguments, { ...extra, signal }, progress, true);
@@ -161,7 +179,7 @@ export function createMcpServer(deps: ServerDeps): Server {
       return { task };
     }
     const progress = createProgress(request.params._meta?.progressToken, (params) =>
-      extra.sendNotification({ method: 'notifications/progress', params }),
+      extra.sendNotification({ method: 'notifications/progress', params: redactor.value(params) }),
     );
     return execute(tool, request.params.arguments, extra, progress, false);
   });
@@ -179,7 +197,7 @@ export function createMcpServer(deps: ServerDeps): Server {
         log.debug(`listing ${resource.name} failed`, { error: String(error) });
       }
     }
-    return { resources: listed };
+    return { resources: redactor.value(listed) };
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: resources
@@ -199,9 +217,10 @@ export function createMcpServer(deps: ServerDeps): Server {
       if (!params) continue;
       try {
         const body = await resource.read(params, contextFor(extra.signal, { report() {} }));
-        return { contents: [{ uri, mimeType: resource.mimeType, ...body }] };
+        const redacted = 'text' in body ? { ...body, text: redactor.text(body.text) } : body;
+        return { contents: [{ uri, mimeType: resource.mimeType, ...redacted }] };
       } catch (error) {
-        const rendered = renderError(error).content[0];
+        const rendered = renderError(error, redactor).content[0];
         throw new McpError(
           ErrorCode.InvalidParams,
           rendered?.type === 'text' ? rendered.text : String(error),

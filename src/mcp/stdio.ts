@@ -1,9 +1,9 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { resources } from '../../resources/index.js';
 import { toolCatalog } from '../../tools/index.js';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { createMcpServer } from './server.js';
+import { StdioLineTransport } from './stdio-transport.js';
 
 /** Serves one client over stdin/stdout; stdout carries protocol messages only. */
 export async function serveStdio(runtime: Runtime): Promise<void> {
@@ -14,10 +14,12 @@ export async function serveStdio(runtime: Runtime): Promise<void> {
     tools: toolCatalog,
     resources,
     files: runtime.files,
+    trust: 'local',
+    tenant: 'local',
     version: VERSION,
     target: runtime.target,
   });
-  const transport = new StdioServerTransport();
+  const transport = new StdioLineTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
     process.stdin.once('end', resolve);

@@ -15,6 +15,7 @@ import * as oauth from './routes/oauth.js';
 import * as providers from './routes/providers.js';
 import * as responses from './routes/responses.js';
 import * as speech from './routes/speech.js';
+import * as subscriptionUsage from './routes/subscription-usage.js';
 import * as talk from './routes/talk.js';
 import * as transcribe from './routes/transcribe.js';
 import * as transcriptions from './routes/transcriptions.js';
@@ -26,6 +27,7 @@ import type { SandboxContext, SandboxEnv } from './types.js';
 const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = [
   control,
   models,
+  subscriptionUsage,
   imageCatalog,
   providers,
   chat,

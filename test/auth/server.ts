@@ -17,6 +17,7 @@ import type { SignInOptions } from '../../src/auth/sign-in.js';
 import { CredentialStore } from '../../src/auth/store.js';
 import { StoredCredentials } from '../../src/auth/stored.js';
 import { loadConfig } from '../../src/config.js';
+import { MediaStore } from '../../src/files/media-store.js';
 import { HttpClient } from '../../src/http/client.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { toolCatalog } from '../../tools/index.js';
@@ -70,7 +71,9 @@ export async function startStdioLike(options: StdioLikeOptions): Promise<StdioLi
     credentials,
     tools: toolCatalog,
     resources,
-    files: { outputDir: options.configDir },
+    files: { outputDir: options.configDir, media: new MediaStore() },
+    trust: 'local',
+    tenant: 'local',
     target: { kind: 'platform', baseUrl: options.baseUrl },
     version: 'test',
   });

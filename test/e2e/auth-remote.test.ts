@@ -247,8 +247,9 @@ describe.skipIf(skipBrowserTests)('the remote endpoint as an OAuth protected res
       { authorization: `Bearer ${other}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
       { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
     );
-    expect(hijack.status).toBe(403);
-    expect((await hijack.json()).error).toMatchObject({ code: -32003 });
+    // Another key's session is indistinguishable from one that does not exist.
+    expect(hijack.status).toBe(404);
+    expect((await hijack.json()).error).toMatchObject({ code: -32001 });
     const owner = await post(
       { 'x-api-key': SANDBOX_DEMO_KEY, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
       { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} },

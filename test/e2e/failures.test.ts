@@ -57,6 +57,26 @@ describe('failures become isError results that name cause and fix', () => {
     await stillServes();
   });
 
+  it('a stream cut before its first event is an incomplete stream, not an unreachable platform', async () => {
+    h.sandbox.faults.add({ match: { path: '/api/v1/chat/completions' }, cutStreamAfterEvents: 0, times: 1 });
+    const result = await h.call('chat', { model: 'openai/gpt-sandbox', prompt: 'hello' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^Error \(stream_incomplete\): The connection broke before the platform started/,
+    );
+    expect(textOf(result)).toMatch(/charge may have been recorded/);
+    expect(textOf(result)).not.toMatch(/Could not reach/);
+    await stillServes();
+  });
+
+  it("malformed JSON from the speech route is the platform's fault, with its request id", async () => {
+    h.sandbox.faults.add({ match: { path: '/api/tts' }, malformedBody: true, times: 1 });
+    const result = await h.call('speech_generate', { text: 'hi', model: 'tts-mini', format: 'wav' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^Error \(malformed_response\)[\s\S]*Request id: req_/);
+    await stillServes();
+  });
+
   it('a mid-stream error chunk is reported with its upstream status', async () => {
     h.sandbox.faults.add({
       match: { path: '/api/v1/chat/completions' },

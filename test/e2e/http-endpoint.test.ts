@@ -20,7 +20,12 @@ let http: RunningHttp;
 beforeAll(async () => {
   // The in-process sandbox paces stream chunks (20 ms each): a chat call lasts a few hundred ms.
   runtime = await createRuntime(loadConfig({ logLevel: 'error' }, {}), { sandbox: true });
-  http = await serveHttp(runtime, { port: 0, host: '127.0.0.1', stateless: false, sessionIdleMs: IDLE_MS });
+  http = await serveHttp(runtime, {
+    port: 0,
+    host: '127.0.0.1',
+    stateless: false,
+    limits: { idleMs: IDLE_MS },
+  });
 });
 afterAll(async () => {
   await http?.close();
@@ -48,6 +53,13 @@ function post(url: string, message: object, on: { sessionId?: string; key?: stri
     body: JSON.stringify(message),
   });
 }
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 
 /** Opens a session and leaves it: its status and id. */
 async function openSession(url: string): Promise<{ status: number; id: string }> {
@@ -216,36 +228,39 @@ describe('idle sessions', () => {
 describe('a key the platform refuses', () => {
   const chatCall = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: CHAT });
 
-  it('is answered with HTTP 401 invalid_token after the platform refused it, and the session moves to the new key', async () => {
-    const revoked = 'sk-orbit-revoked-0123456789';
+  it('is answered with HTTP 401 invalid_token once the platform refused it, and the session never changes hands', async () => {
+    const control = `${runtime.target.kind === 'sandbox' ? runtime.target.baseUrl : ''}/__sandbox/keys`;
+    const { key } = (await (await fetch(control, { method: 'POST', body: '{}' })).json()) as { key: string };
     const client = new Client({ name: 'stale-key', version: '1' });
     const transport = new StreamableHTTPClientTransport(new URL(http.url), {
-      requestInit: { headers: { authorization: `Bearer ${revoked}` } },
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
     });
     await client.connect(transport);
     const sessionId = transport.sessionId!;
     try {
+      // The key is revoked on the platform while the session is open.
+      await fetch(`${control}/${key}`, { method: 'DELETE' });
       // The first call learns it from the platform, as a tool error that says what to do.
       const first = await client.callTool(CHAT);
       expect(first.isError).toBe(true);
       expect(JSON.stringify(first.content)).toMatch(/401/);
-      // From then on the endpoint itself says so, the way an OAuth client understands.
-      const refused = await post(http.url, chatCall(2), { key: revoked, sessionId });
+      // Then the endpoint itself says so, the way an OAuth client understands, and closes the session.
+      const refused = await post(http.url, chatCall(2), { key, sessionId });
       expect(refused.status).toBe(401);
       const challenge = refused.headers.get('www-authenticate') ?? '';
       expect(challenge).toContain('error="invalid_token"');
       expect(challenge).toContain('resource_metadata=');
       expect(await refused.json()).toMatchObject({ error: 'invalid_token' });
-      await expect(client.callTool(CHAT)).rejects.toThrow(/invalid_token/);
-
-      // Signed in again: the same session carries on with the new key...
-      const renewed = await post(http.url, chatCall(3), { key: SANDBOX_DEMO_KEY, sessionId });
-      expect(renewed.status).toBe(200);
-      expect(await renewed.text()).toContain('Tell me about resumable streams');
-      // ...and is now bound to it: a third key is refused as before.
-      expect((await post(http.url, chatCall(4), { key: 'sk-orbit-someone-else-42', sessionId })).status).toBe(
-        403,
-      );
+      expect((await post(http.url, chatCall(3), { key, sessionId })).status).toBe(404);
+      // A new key cannot take the session over: it opens its own.
+      expect((await post(http.url, chatCall(4), { key: SANDBOX_DEMO_KEY, sessionId })).status).toBe(404);
+      // The refused key opens no new session either.
+      const reopened = await fetch(http.url, {
+        method: 'POST',
+        headers: { ...POST_HEADERS, authorization: `Bearer ${key}` },
+        body: JSON.stringify(INITIALIZE),
+      });
+      expect(reopened.status).toBe(401);
     } finally {
       await client.close();
     }
@@ -294,7 +309,7 @@ describe('request size', () => {
 describe('sessions per key', () => {
   let small: RunningHttp;
   beforeAll(async () => {
-    small = await serveHttp(runtime, { port: 0, host: '127.0.0.1', stateless: false, maxSessionsPerKey: 2 });
+    small = await serveHttp(runtime, { port: 0, host: '127.0.0.1', stateless: false, limits: { perKey: 2 } });
   });
   afterAll(async () => {
     await small?.close();

@@ -33,7 +33,7 @@ describe('video_generate', () => {
     const bytes = await readFile(o.path);
     expect(bytes.toString('latin1', 4, 8)).toBe('ftyp');
     expect(o.path.startsWith(h.outputDir)).toBe(true);
-    expect(o.path).toMatch(/[a-f0-9]{20}\.mp4$/);
+    expect(o.path).toMatch(/[a-f0-9]{32}\.mp4$/);
     expect(result.content.find((c) => c.type === 'resource_link')).toMatchObject({
       uri: o.uri,
       mimeType: 'video/mp4',

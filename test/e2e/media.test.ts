@@ -36,8 +36,8 @@ describe('image_generate', () => {
     expect(o.cost).toBe(0.002);
     for (const image of o.images) {
       expect((await head(image.path)).toString('hex')).toBe(PNG);
-      expect(image.path).toMatch(new RegExp(`^${h.outputDir}/[a-f0-9]{20}\\.png$`));
-      expect(image.uri).toMatch(/^orbit:\/\/media\/[a-f0-9]{20}$/);
+      expect(image.path).toMatch(new RegExp(`^${h.outputDir}/[a-f0-9]{32}\\.png$`));
+      expect(image.uri).toMatch(/^orbit:\/\/media\/[a-f0-9]{32}$/);
     }
     expect(result.content.filter((c) => c.type === 'image')).toHaveLength(2);
     const links = result.content.filter((c) => c.type === 'resource_link');

@@ -16,6 +16,7 @@ import {
 import { resources } from '../../resources/index.js';
 import { type Credential, type CredentialProvider, StaticCredentials } from '../../src/auth/credentials.js';
 import { type ConfigInput, loadConfig } from '../../src/config.js';
+import { MediaStore } from '../../src/files/media-store.js';
 import { HttpClient } from '../../src/http/client.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
@@ -33,6 +34,15 @@ export interface HarnessOptions {
   sharedSandbox?: Sandbox;
   /** Folders the client offers as MCP roots (the client then declares the roots capability). */
   roots?: string[];
+  /** Folders the operator shares (`--allow-dir`). */
+  allowDirs?: string[];
+  /** `remote` serves the client as a stranger over HTTP would be served. */
+  trust?: 'local' | 'remote';
+  tenant?: string;
+  /** A media registry shared with another harness (two tenants of one server). */
+  media?: MediaStore;
+  /** Connection secrets to redact. */
+  secrets?: string[];
 }
 
 export interface Harness {
@@ -73,7 +83,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     credentials,
     tools: toolCatalog,
     resources,
-    files: { outputDir },
+    files: { outputDir, allowDirs: options.allowDirs, media: options.media ?? new MediaStore() },
+    trust: options.trust ?? 'local',
+    tenant: options.tenant ?? 'local',
+    secrets: options.secrets,
     target: { kind: 'sandbox', baseUrl: sandbox.url },
     version: 'test',
   });

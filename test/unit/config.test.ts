@@ -17,6 +17,7 @@ describe('loadConfig', () => {
     expect(loadConfig({}, {})).toEqual({
       toolsets: DEFAULT_TOOLSETS,
       readOnly: false,
+      allowDirs: [],
       timeoutMs: 120_000,
       maxRetries: 2,
       logLevel: 'info',
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
         ORBIT_TOOLSETS: 'models, keys',
         ORBIT_READ_ONLY: 'true',
         ORBIT_OUTPUT_DIR: '/tmp/out',
+        ORBIT_ALLOW_DIRS: '/srv/media:/data/in',
         ORBIT_TIMEOUT_MS: '5000',
         ORBIT_MAX_RETRIES: '0',
         ORBIT_LOG_LEVEL: 'debug',
@@ -63,6 +65,7 @@ describe('loadConfig', () => {
       toolsets: ['models', 'keys'],
       readOnly: true,
       outputDir: '/tmp/out',
+      allowDirs: ['/srv/media', '/data/in'],
       timeoutMs: 5000,
       maxRetries: 0,
       logLevel: 'debug',

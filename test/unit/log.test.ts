@@ -24,7 +24,9 @@ describe('redact', () => {
   });
 
   it('hides key-shaped values even when not registered', () => {
-    expect(redact('key=sk-abcdefgh12345678 token=mt-ZYXWVUTS9876')).toBe('key=[redacted] token=[redacted]');
+    expect(redact('key=sk-abcdefgh12345678abcd token=mt-ZYXWVUTS9876543210')).toBe(
+      'key=[redacted] token=[redacted]',
+    );
   });
 
   it('leaves text without secrets unchanged', () => {

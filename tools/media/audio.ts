@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OrbitError } from '../../src/http/errors.js';
+import { parseJsonReply, validateReply } from '../../src/http/validate.js';
 import { hintFromHeaders, type Step, waitForJob } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import {
@@ -11,6 +12,7 @@ import {
   recordJob,
   saveBytes,
   waitBudgetMs,
+  whereSaved,
 } from './shared.js';
 
 /** What speech and music tools return: the saved file, or the run id while an async job runs. */
@@ -44,7 +46,13 @@ const TtsStatus = z.looseObject({
 /** An audio reply in any of its forms: bytes, JSON with a URL, or a ticket to wait for. */
 export async function settleAudio(
   ctx: ToolContext,
-  reply: { data: Buffer; contentType: string; status: number; headers: Record<string, string> },
+  reply: {
+    data: Buffer;
+    contentType: string;
+    status: number;
+    headers: Record<string, string>;
+    requestId?: string;
+  },
   options: { model?: string; maxWaitS: number },
 ): Promise<AudioOut> {
   const cost = costFromHeaders(reply.headers);
@@ -57,7 +65,12 @@ export async function settleAudio(
       ...(cost !== undefined ? { cost } : {}),
     };
   }
-  const json = TtsJson.parse(JSON.parse(reply.data.toString('utf8')));
+  const json = validateReply(
+    TtsJson,
+    parseJsonReply(reply.data.toString('utf8'), reply.requestId),
+    reply.requestId,
+    'the speech route',
+  );
   const model = json.model ?? options.model;
   const base = {
     ...(model ? { model } : {}),
@@ -154,14 +167,14 @@ export async function awaitSpeech(
     status: 'completed',
     progress: 1,
     next: 'done',
-    result: { path: audio.path, audio_url: s.audioUrl },
+    result: { ...audio, audio_url: s.audioUrl },
   });
   return { status: 'completed', run_id: runId, ...(model ? { model } : {}), ...audio };
 }
 
 export function audioText(r: AudioOut): string {
   if (r.status === 'pending') return `Still running: ${r.run_id}. Next: call ${r.next}.`;
-  const lines = [`Audio saved: ${r.path} (${r.uri})`];
+  const lines = [`Audio saved: ${whereSaved(r)}`];
   if (r.cost !== undefined) lines.push(`Cost: ${r.cost} USD`);
   return lines.join('\n');
 }

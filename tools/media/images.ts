@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../../src/http/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
-import { download, FileOut, saveBytes } from './shared.js';
+import { download, FileOut, saveBytes, whereSaved } from './shared.js';
 
 /** Image model records (spec 2 §2.3): each parameter's rule, checked before anything is sent. */
 const Rule = z.union([
@@ -128,7 +128,7 @@ export async function saveImages(
 }
 
 export function imagesText(r: ImagesOut): string {
-  const lines = r.images.map((img, i) => `Image ${i + 1}: ${img.path} (${img.uri})`);
+  const lines = r.images.map((img, i) => `Image ${i + 1}: ${whereSaved(img)}`);
   if (r.cost !== undefined) lines.push(`Cost: ${r.cost} USD`);
   return lines.join('\n') || 'No images came back.';
 }

@@ -1,17 +1,24 @@
 import { z } from 'zod';
-import { mediaContent, type OutputFile } from '../../src/files/content.js';
 import { mb } from '../../src/files/files.js';
 import type { OnBytes } from '../../src/http/client.js';
 import { type JobRecord, jobScope, jobs } from '../../src/jobs/store.js';
 import type { ExtraContent, SavedFile, ToolContext } from '../../src/mcp/define-tool.js';
 
-/** A saved output: its path on disk and its `orbit://media/{id}` URI (type and size ride on the resource_link). */
-export const FileOut = z.object({ path: z.string(), uri: z.string() });
+/**
+ * A saved output: its `orbit://media/{id}` URI, and its path on disk for a client on this machine
+ * (type and size ride on the resource_link).
+ */
+export const FileOut = z.object({ path: z.string().optional(), uri: z.string() });
 /** The same two fields at the top level of a one-file result (fewer schema tokens than a nested object). */
 export const FileFields = { path: z.string().optional(), uri: z.string().optional() };
 export type FileOut = z.infer<typeof FileOut>;
 
-export const toFileOut = (saved: SavedFile): FileOut => ({ path: saved.path, uri: saved.uri });
+/** Where a saved file is, as a line of text: its path when the client shares this machine, else its URI. */
+export const whereSaved = (file: Partial<FileOut>): string =>
+  file.path ? `${file.path} (${file.uri})` : (file.uri ?? '');
+
+export const toFileOut = (saved: SavedFile): FileOut =>
+  saved.path ? { path: saved.path, uri: saved.uri } : { uri: saved.uri };
 
 /** How long a plain call waits before handing back the run id (client timeouts are often 60 s). */
 export const MaxWait = z.number().default(50).describe('then return run_id');
@@ -66,10 +73,9 @@ export function costFromHeaders(headers: Record<string, string>): number | undef
   return undefined;
 }
 
-/** Image and audio inline (capped), every file as a resource_link with its path. */
+/** Each saved file of a result: the renderer sends image and audio inline (capped) and a resource_link. */
 export function filesContent(files: (Partial<FileOut> | undefined)[]): ExtraContent[] {
-  const present = files.filter((f): f is FileOut => f?.path !== undefined && f.uri !== undefined);
-  return mediaContent(present.map((f): OutputFile => f));
+  return files.flatMap((file) => (file?.uri ? [{ type: 'media' as const, uri: file.uri }] : []));
 }
 
 export function recordJob(

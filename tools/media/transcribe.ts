@@ -12,6 +12,7 @@ import {
   recordJob,
   saveBytes,
   waitBudgetMs,
+  whereSaved,
 } from './shared.js';
 
 const Segment = z.object({
@@ -181,7 +182,7 @@ export default defineTool({
       r.cost !== undefined && `cost ${r.cost} USD`,
     ].filter(Boolean);
     if (meta.length) lines.push('', meta.join(', '));
-    if (r.path) lines.push(`Full transcript: ${r.path}`);
+    if (r.uri) lines.push(`Full transcript: ${whereSaved(r)}`);
     return lines.join('\n');
   },
   content: (r) => filesContent([r]),

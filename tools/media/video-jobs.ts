@@ -11,6 +11,7 @@ import {
   recordJob,
   saveBytes,
   waitBudgetMs,
+  whereSaved,
 } from './shared.js';
 
 /**
@@ -238,7 +239,7 @@ export async function awaitVideo(
     progress: 1,
     next: 'done',
     cost: out.cost,
-    result: { video_url: state.videoUrl, path: file?.path },
+    result: { video_url: state.videoUrl, ...file },
     error: state.error,
   });
   return out;
@@ -252,7 +253,7 @@ async function saveVideo(ctx: ToolContext, url: string): Promise<FileOut> {
 /** Text for video results: the state, where the video is, and what it cost. */
 export function videoText(r: VideoOut): string {
   const lines = [`Video ${r.run_id}: ${r.status}`];
-  if (r.path) lines.push(`Saved: ${r.path} (${r.uri})`);
+  if (r.uri) lines.push(`Saved: ${whereSaved(r)}`);
   if (r.video_url) lines.push(`URL (temporary): ${r.video_url}`);
   if (r.cost) {
     const c = r.cost;

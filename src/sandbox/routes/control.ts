@@ -101,4 +101,6 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       );
     }
   });
+  // Revokes a key, as a person would on the platform: later calls with it get 401.
+  app.delete(at('/keys/:key'), (c) => c.json({ deleted: ctx.state.deleteKey(c.req.param('key') ?? '') }));
 }

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createFiles } from '../../../src/files/files.js';
+import { MediaStore } from '../../../src/files/media-store.js';
 import { errorFromResponse } from '../../../src/http/envelopes.js';
 import { MissingCredentialError, OrbitError } from '../../../src/http/errors.js';
 import { defineTool, READ } from '../../../src/mcp/define-tool.js';
 import { inputErrorFrom, renderError, renderResult } from '../../../src/mcp/render.js';
+import { createRedactor } from '../../../src/secrets.js';
+
+const redactor = createRedactor();
+const files = createFiles(
+  { outputDir: '/nonexistent', media: new MediaStore() },
+  { trust: 'local', tenant: 'local' },
+);
 
 const output = z.object({ models: z.array(z.object({ id: z.string() })) });
 
@@ -24,9 +33,9 @@ const withText = defineTool({
 const withoutText = defineTool({ ...withText, text: undefined, content: undefined });
 
 describe('renderResult', () => {
-  it("uses the tool's text() and keeps the data as structuredContent", () => {
+  it("uses the tool's text() and keeps the data as structuredContent", async () => {
     const data = { models: [{ id: 'a' }, { id: 'b' }] };
-    expect(renderResult(withText, data)).toEqual({
+    expect(await renderResult(withText, data, files, redactor)).toEqual({
       content: [
         { type: 'text', text: 'a, b' },
         { type: 'resource_link', uri: 'orbit://models', name: 'models' },
@@ -35,9 +44,9 @@ describe('renderResult', () => {
     });
   });
 
-  it('falls back to JSON text when the tool has no text()', () => {
+  it('falls back to JSON text when the tool has no text()', async () => {
     const data = { models: [{ id: 'a' }] };
-    expect(renderResult(withoutText, data)).toEqual({
+    expect(await renderResult(withoutText, data, files, redactor)).toEqual({
       content: [{ type: 'text', text: '{"models":[{"id":"a"}]}' }],
       structuredContent: data,
     });
@@ -58,7 +67,7 @@ describe('renderError', () => {
       },
       { requestId: 'req_abc', retryAfterMs: 1_500 },
     );
-    const result = renderError(error);
+    const result = renderError(error, redactor);
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     expect(result.content).toEqual([
@@ -80,7 +89,7 @@ describe('renderError', () => {
       fix: 'Set ORBIT_MANAGEMENT_TOKEN.',
       details: { credential: 'management_token', nested: { a: 1 }, missing: undefined },
     });
-    expect(renderError(error).content[0]).toEqual({
+    expect(renderError(error, redactor).content[0]).toEqual({
       type: 'text',
       text: [
         'Error (missing_credential): This needs management token, and none is configured.',
@@ -94,7 +103,7 @@ describe('renderError', () => {
     const schema = z.object({ model: z.string(), options: z.object({ n: z.number().int().min(1) }) });
     const parsed = schema.safeParse({ model: 3, options: { n: 0 } });
     expect(parsed.success).toBe(false);
-    const text = renderError(parsed.error).content[0];
+    const text = renderError(parsed.error, redactor).content[0];
     expect(text?.type).toBe('text');
     const body = text && 'text' in text ? text.text : '';
     expect(body).toMatch(/^Error \(invalid_input\): Invalid arguments: /);
@@ -110,7 +119,7 @@ describe('renderError', () => {
 
   it('renders an unknown Error by its message only, never its stack', () => {
     const error = new TypeError('cannot read properties of undefined');
-    const result = renderError(error);
+    const result = renderError(error, redactor);
     expect(result.isError).toBe(true);
     expect(result.content).toEqual([
       {
@@ -125,13 +134,13 @@ describe('renderError', () => {
   });
 
   it('renders a thrown non-Error value as text', () => {
-    expect(renderError('plain string').content[0]).toMatchObject({
+    expect(renderError('plain string', redactor).content[0]).toMatchObject({
       text: expect.stringContaining('plain string'),
     });
   });
 
   it('renders a bare OrbitError without empty lines', () => {
-    expect(renderError(new OrbitError('no_platform', 'No platform.')).content).toEqual([
+    expect(renderError(new OrbitError('no_platform', 'No platform.'), redactor).content).toEqual([
       { type: 'text', text: 'Error (no_platform): No platform.' },
     ]);
   });

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { type Credential, StaticCredentials } from '../auth/credentials.js';
+import type { HttpClient } from '../http/client.js';
+import { isOrbitError } from '../http/errors.js';
+import type { Logger } from '../log.js';
+import { fingerprint } from './request-credentials.js';
+
+/**
+ * What the platform said of a key: known, refused (401), or nothing (unreachable, 5xx); or not
+ * asked, because this address presented too many refused keys lately.
+ */
+export type KeyVerdict = 'valid' | 'refused' | 'unknown' | 'throttled';
+
+export interface KeyCheckOptions {
+  /** How long a key the platform accepted is taken as good without asking again. */
+  validMs?: number;
+  /** How long a refused key is refused for new sessions without asking again (existing sessions are not affected). */
+  refusedMs?: number;
+  /** Refused keys one address may present per minute before it is told to slow down. */
+  refusalsPerMinute?: number;
+}
+
+/**
+ * Asks the platform once whether a key is known before the remote endpoint does any work for it:
+ * made-up keys open no session. The answer is cached by fingerprint (never the key), concurrent
+ * checks of one key share a request, and an address that keeps presenting bad keys is slowed down.
+ */
+export class KeyChecker {
+  private readonly verdicts = new Map<string, { verdict: KeyVerdict; until: number }>();
+  private readonly pending = new Map<string, Promise<KeyVerdict>>();
+  private readonly refusals = new Map<string, number[]>();
+  private readonly validMs: number;
+  private readonly refusedMs: number;
+  private readonly refusalsPerMinute: number;
+
+  constructor(
+    private readonly client: HttpClient,
+    private readonly log: Logger,
+    options: KeyCheckOptions = {},
+  ) {
+    this.validMs = options.validMs ?? 10 * 60_000;
+    this.refusedMs = options.refusedMs ?? 30_000;
+    this.refusalsPerMinute = options.refusalsPerMinute ?? 30;
+  }
+
+  /** A key known to be good passes at once; others are asked about, unless the address is throttled. */
+  async check(credential: Credential, address: string): Promise<KeyVerdict> {
+    const id = fingerprint(credential);
+    const cached = this.verdicts.get(id);
+    if (cached && cached.until > Date.now()) return cached.verdict;
+    if (this.recentRefusals(address).length >= this.refusalsPerMinute) return 'throttled';
+    let pending = this.pending.get(id);
+    if (!pending) {
+      pending = this.ask(credential).finally(() => this.pending.delete(id));
+      this.pending.set(id, pending);
+    }
+    const verdict = await pending;
+    if (verdict === 'refused') this.recentRefusals(address).push(Date.now());
+    return verdict;
+  }
+
+  /** The platform refused the key on a call: the next new session asks again. */
+  forget(credential: Credential): void {
+    this.verdicts.delete(fingerprint(credential));
+  }
+
+  private async ask(credential: Credential): Promise<KeyVerdict> {
+    const api = this.client.api({
+      credentials: new StaticCredentials([credential]),
+      signal: AbortSignal.timeout(10_000),
+      log: this.log,
+    });
+    let verdict: KeyVerdict;
+    try {
+      // The subscription usage read-out (spec 1 §4.4) is free and needs a valid key.
+      await api.request({ method: 'GET', path: '/api/subscription/v1/usage', schema: z.unknown() });
+      verdict = 'valid';
+    } catch (error) {
+      const status = isOrbitError(error) ? error.status : undefined;
+      verdict =
+        status === 401
+          ? 'refused'
+          : status !== undefined && status < 500 && status !== 429
+            ? 'valid'
+            : 'unknown';
+      if (verdict === 'unknown') this.log.debug('could not check a key with the platform', { status });
+    }
+    if (verdict !== 'unknown') this.remember(fingerprint(credential), verdict);
+    return verdict;
+  }
+
+  private remember(id: string, verdict: KeyVerdict): void {
+    this.verdicts.delete(id);
+    this.verdicts.set(id, {
+      verdict,
+      until: Date.now() + (verdict === 'valid' ? this.validMs : this.refusedMs),
+    });
+    // Bounded: the oldest verdicts go first.
+    if (this.verdicts.size > 50_000) this.verdicts.delete(this.verdicts.keys().next().value!);
+  }
+
+  private recentRefusals(address: string): number[] {
+    const since = Date.now() - 60_000;
+    const kept = (this.refusals.get(address) ?? []).filter((at) => at > since);
+    // Re-inserted so the bound below drops the address seen longest ago.
+    this.refusals.delete(address);
+    this.refusals.set(address, kept);
+    if (this.refusals.size > 50_000) this.refusals.delete(this.refusals.keys().next().value!);
+    return kept;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Secrets never leave the process: every text and value that goes out (log lines, results,
+ * progress, resources, errors) passes through a Redactor first. Process secrets (configured and
+ * stored credentials) are registered once; a connection adds its own caller's key, so the set a
+ * remote server keeps does not grow with every key it has ever seen.
+ */
+const processSecrets = new Set<string>();
+/**
+ * Key-like, bearer and JWT tokens, also when the platform echoes one we never saw ("Invalid API key
+ * sk-..."). Long enough not to catch ordinary words and paths (`orbit-output`, `sk-based`).
+ */
+const SECRET_PATTERNS = [
+  /\b(?:sk|ok|mt|pk|rk)-[A-Za-z0-9_-]{16,}/g,
+  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
+  /(Bearer\s+)[^\s"']+/gi,
+];
+const REDACTED = '[redacted]';
+
+/** Registers a process-wide value that must never appear in output. */
+export function registerSecret(value: string | undefined): void {
+  for (const form of forms(value)) processSecrets.add(form);
+}
+
+/** The value as written, and as it appears inside JSON (quotes and backslashes escaped). */
+function forms(value: string | undefined): string[] {
+  if (!value || value.length < 6) return [];
+  const escaped = JSON.stringify(value).slice(1, -1);
+  return escaped === value ? [value] : [value, escaped];
+}
+
+export interface Redactor {
+  text(text: string): string;
+  /** A copy of a JSON-like value with every string redacted (the value itself is untouched). */
+  value<T>(value: T): T;
+}
+
+export function createRedactor(connectionSecrets: readonly (string | undefined)[] = []): Redactor {
+  const own = connectionSecrets.flatMap(forms);
+  const text = (input: string): string => {
+    let out = input;
+    for (const secret of processSecrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    for (const secret of own) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    for (const pattern of SECRET_PATTERNS) {
+      pattern.lastIndex = 0;
+      if (!pattern.test(out)) continue;
+      out = out.replace(pattern, (_match, prefix) =>
+        typeof prefix === 'string' && /^Bearer/i.test(prefix) ? `${prefix}${REDACTED}` : REDACTED,
+      );
+    }
+    return out;
+  };
+  const value = <T>(input: T): T => walk(input, text) as T;
+  return { text, value };
+}
+
+function walk(input: unknown, text: (s: string) => string): unknown {
+  if (typeof input === 'string') return text(input);
+  if (Array.isArray(input)) return input.map((item) => walk(item, text));
+  if (input && typeof input === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(input)) out[key] = walk(item, text);
+    return out;
+  }
+  return input;
+}
+
+const processRedactor = createRedactor();
+/** Redaction with the process secrets only (stderr, CLI output). */
+export const redact = (text: string): string => processRedactor.text(text);
