@@ -20,7 +20,9 @@ import * as providers from './routes/providers.js';
 import * as responses from './routes/responses.js';
 import * as speech from './routes/speech.js';
 import * as subscriptionUsage from './routes/subscription-usage.js';
+import * as talk from './routes/talk.js';
 import * as transcribe from './routes/transcribe.js';
+import * as transcriptions from './routes/transcriptions.js';
 import * as video from './routes/video.js';
 import * as web from './routes/web.js';
 import * as x402 from './routes/x402.js';
@@ -37,6 +39,7 @@ const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = 
   messages,
   responses,
   completions,
+  talk,
   web,
   oauth,
   images,
@@ -44,6 +47,7 @@ const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = 
   speech,
   transcribe,
   evals,
+  transcriptions,
   mediaFiles,
   data,
   dataDirect,

@@ -50,6 +50,16 @@ export function optionalBoolean(body: Record<string, unknown>, name: string): bo
   return value;
 }
 
+export function optionalString<T extends string>(
+  body: Record<string, unknown>,
+  name: string,
+  allowed: readonly T[],
+): T | undefined;
+export function optionalString(
+  body: Record<string, unknown>,
+  name: string,
+  allowed?: readonly string[],
+): string | undefined;
 export function optionalString(
   body: Record<string, unknown>,
   name: string,

@@ -13,6 +13,8 @@ export const FaultSpec = z.strictObject({
     })
     .optional(),
   times: z.number().int().positive().default(1),
+  /** Stays until cleared or removed, whatever `times` says (e.g. a route that answers 404 for a whole test). */
+  persist: z.boolean().optional(),
   latencyMs: z.number().int().min(0).max(600_000).optional(),
   status: z.number().int().min(200).max(599).optional(),
   retryAfterSeconds: z.number().int().min(0).optional(),
@@ -27,6 +29,8 @@ export const FaultSpec = z.strictObject({
   streamErrorAfterEvents: z.number().int().min(0).optional(),
   /** 200 with a body that is not valid JSON (or a broken SSE frame for stream requests). */
   malformedBody: z.boolean().optional(),
+  /** Text routes leave usage out (no usage chunk even when asked; no `usage` field), keeping the pricing object. */
+  omitUsage: z.boolean().optional(),
 });
 export type FaultSpec = z.input<typeof FaultSpec>;
 export type ActiveFault = z.output<typeof FaultSpec> & { id: string };
@@ -59,6 +63,13 @@ export class FaultControl {
     return count;
   }
 
+  /** Removes one fault by id; false when it is not pending. */
+  remove(id: string): boolean {
+    const before = this.faults.length;
+    this.faults = this.faults.filter((fault) => fault.id !== id);
+    return this.faults.length < before;
+  }
+
   list(): readonly ListedFault[] {
     return this.faults;
   }
@@ -68,7 +79,7 @@ export class FaultControl {
     const index = this.faults.findIndex((fault) => matches(fault, method, path, streaming));
     if (index < 0) return undefined;
     const fault = this.faults[index]!;
-    fault.remaining -= 1;
+    if (!fault.persist) fault.remaining -= 1;
     if (fault.remaining <= 0) this.faults.splice(index, 1);
     const { remaining: _remaining, ...active } = fault;
     return active;
@@ -88,6 +99,7 @@ function matches(fault: ActiveFault, method: string, path: string, streaming: bo
 
 export function defaultFaultMessage(status: number): string {
   if (status === 429) return 'Rate limit exceeded; slow down (sandbox fault).';
+  if (status === 404) return 'Not found: this route is switched off (sandbox fault).';
   if (status === 503) return 'Service temporarily unavailable (sandbox fault).';
   if (status === 504 || status === 408) return 'Upstream timed out (sandbox fault).';
   return `Upstream error ${status} (sandbox fault).`;
@@ -95,6 +107,7 @@ export function defaultFaultMessage(status: number): string {
 
 export function defaultFaultCode(status: number): string | undefined {
   if (status === 429) return 'rate_limit_exceeded';
+  if (status === 404) return 'not_found';
   if (status === 503) return 'service_unavailable';
   if (status >= 500) return 'server_error';
   return undefined;

@@ -22,6 +22,9 @@ export interface SandboxTiming {
    */
   evalQueueMs?: number;
   evalStepMs?: number;
+  /** Background responses (src/sandbox/text/response-store.ts): time queued, then time running. */
+  responseQueueMs?: number;
+  responseRunMs?: number;
   /** When set, pending job status replies carry `retry-after-ms` with this poll hint. */
   pollHintMs?: number;
   /**

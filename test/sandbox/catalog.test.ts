@@ -151,8 +151,13 @@ describe('sandbox model catalogs', () => {
   it('lists providers with prices for a canonical id that contains a slash', async () => {
     const body = await get('/api/models/openai/gpt-sandbox/providers');
     expect(body.model).toBe('openai/gpt-sandbox');
-    expect(body.data).toHaveLength(2);
+    expect(body.data.map((p: { provider_slug: string }) => p.provider_slug)).toEqual([
+      'sandbox-cloud',
+      'swift-inference',
+      'budget-compute',
+    ]);
     expect(body.data[0].pricing).toEqual({ prompt: 2.5, completion: 10, unit: 'per_million_tokens' });
+    expect(body.data[2]).toMatchObject({ supports_caching: false, status: 'available' });
     const missing = await fetch(`${sandbox().url}/api/models/nope/model/providers`);
     expect(missing.status).toBe(404);
   });

@@ -1,19 +1,22 @@
 import type { Hono } from 'hono';
 import { requireKey } from '../billing.js';
 import { jsonBody, optionalBoolean, optionalNumber, optionalObject } from '../body.js';
-import { PRICING_FIELD } from '../constants.js';
 import { badRequest } from '../errors.js';
-import { type SseFrame, streamSse } from '../sse.js';
-import { type Generation, generate, pricingOf, settle } from '../text/generate.js';
-import { readCaching, readReasoning, readServiceTier } from '../text/options.js';
+import { streamSse } from '../sse.js';
+import { readReasoning, readServiceTier } from '../text/options.js';
+import { runText, textHeaders, usageOmitted } from '../text/pipeline.js';
+import { markerTtl, type PromptSegment, readCachePlan } from '../text/prompt-cache.js';
 import { resolveTextModel } from '../text/resolve.js';
-import { chunkText, contentText } from '../text/tokens.js';
+import { contentText } from '../text/tokens.js';
+import { readChatTools } from '../text/tool-input.js';
+import type { ToolResult, ToolSpec } from '../text/tools.js';
 import type { SandboxContext, SandboxEnv } from '../types.js';
 import { isRecord, pad } from '../util.js';
+import { type ChatReply, chatFrames, chunkMaker, completion } from './chat-format.js';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'];
 
-/** Chat completions (spec 2 §4.2, §6). */
+/** Chat completions (spec 2 §4.2, §6), with tools, reasoning, caching and routing controls. */
 export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   app.post('/api/v1/chat/completions', async (c) => {
     const key = requireKey(c, ctx);
@@ -28,28 +31,32 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     readServiceTier(body, resolved.model);
     const stream = optionalBoolean(body, 'stream') === true;
     const includeUsage = optionalObject(body, 'stream_options')?.include_usage === true;
-    const gen = generate(ctx.state, {
+    const tools = readChatTools(body, resolved.model);
+    const segments = promptSegments(messages, tools?.tools);
+    const gen = runText(c, ctx, key, {
       resolved,
-      promptText: messages.map((m) => contentText(m.content)).join('\n'),
+      segments,
       lastUserText: contentText([...messages].reverse().find((m) => m.role === 'user')?.content),
-      maxTokens,
-      ...readReasoning(body),
-      caching: readCaching(body, resolved.model, resolved.caching),
-      cacheScope: key.key,
+      toolResults: trailingResults(messages),
+      ...(tools ? { tools } : {}),
+      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      reasoning: readReasoning(body),
+      cache: readCachePlan(body, {
+        suffix: resolved.caching,
+        markers: segments.some((s) => s.marker),
+        messageCount: messages.length,
+      }),
     });
-    settle(ctx, key, gen);
-    const id = `chatcmpl-sbx-${pad(c.get('seq'))}`;
-    const created = Math.floor(ctx.now() / 1000);
-    if (!stream) return c.json(completion(id, created, gen));
-    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({
-      id,
-      object: 'chat.completion.chunk',
-      created,
-      model: gen.modelId,
-      choices,
-      ...extra,
-    });
-    return streamSse(c, ctx, chatFrames(gen, includeUsage, chunk), {
+    const reply: ChatReply = {
+      id: `chatcmpl-sbx-${pad(c.get('seq'))}`,
+      created: Math.floor(ctx.now() / 1000),
+      gen,
+      omitUsage: usageOmitted(c),
+    };
+    if (!stream) return c.json(completion(reply), 200, textHeaders(gen));
+    const chunk = chunkMaker(reply);
+    return streamSse(c, ctx, chatFrames(reply, includeUsage), {
+      headers: textHeaders(gen),
       errorFrames: (error) => [
         { data: chunk([{ index: 0, delta: {}, finish_reason: 'error' }], { error }) },
         { data: '[DONE]' },
@@ -61,83 +68,81 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
 interface Message {
   role: string;
   content: unknown;
+  cacheControl: unknown;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  toolCallId?: string;
 }
+
+const invalid = (message: string) => badRequest(message, 'invalid_parameter_value', 'messages');
 
 function readMessages(value: unknown): Message[] {
   if (value === undefined)
     throw badRequest('`messages` is required.', 'missing_required_parameter', 'messages');
-  if (!Array.isArray(value) || value.length === 0) {
-    throw badRequest('`messages` must be a non-empty array.', 'invalid_parameter_value', 'messages');
-  }
+  if (!Array.isArray(value) || value.length === 0) throw invalid('`messages` must be a non-empty array.');
+  const callIds = new Set<string>();
   return value.map((m, i) => {
-    if (!isRecord(m) || typeof m.role !== 'string' || !ROLES.includes(m.role)) {
-      throw badRequest(
-        `messages[${i}] needs a role (${ROLES.join(', ')}) and content.`,
-        'invalid_parameter_value',
-        'messages',
-      );
+    if (!isRecord(m) || typeof m.role !== 'string' || !ROLES.includes(m.role))
+      throw invalid(`messages[${i}] needs a role (${ROLES.join(', ')}) and content.`);
+    const toolCalls = readToolCalls(m.tool_calls, i);
+    for (const call of toolCalls) callIds.add(call.id);
+    if (m.role === 'tool') {
+      if (typeof m.tool_call_id !== 'string' || !callIds.has(m.tool_call_id)) {
+        throw invalid(
+          `messages[${i}]: a message with role 'tool' must answer a preceding assistant tool call by its tool_call_id.`,
+        );
+      }
+      return {
+        role: m.role,
+        content: m.content,
+        cacheControl: m.cache_control,
+        toolCalls,
+        toolCallId: m.tool_call_id,
+      };
     }
-    return { role: m.role, content: m.content };
+    return { role: m.role, content: m.content, cacheControl: m.cache_control, toolCalls };
   });
 }
 
-export function chatUsage(gen: Generation): Record<string, unknown> {
-  return {
-    prompt_tokens: gen.promptTokens,
-    completion_tokens: gen.completionTokens,
-    total_tokens: gen.promptTokens + gen.completionTokens,
-    prompt_tokens_details: { cached_tokens: gen.cachedTokens, audio_tokens: 0 },
-    completion_tokens_details: {
-      reasoning_tokens: gen.reasoningTokens,
-      audio_tokens: 0,
-      accepted_prediction_tokens: 0,
-      rejected_prediction_tokens: 0,
-    },
-    ...(gen.caching
-      ? { cache_creation_input_tokens: gen.cacheWriteTokens, cache_read_input_tokens: gen.cachedTokens }
-      : {}),
-  };
-}
-
-function completion(id: string, created: number, gen: Generation): Record<string, unknown> {
-  return {
-    id,
-    object: 'chat.completion',
-    created,
-    model: gen.modelId,
-    system_fingerprint: 'fp_sandbox',
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: gen.text,
-          refusal: null,
-          ...(gen.reasoning ? { reasoning: gen.reasoning } : {}),
-        },
-        logprobs: null,
-        finish_reason: gen.finish,
-      },
-    ],
-    usage: chatUsage(gen),
-    [PRICING_FIELD]: pricingOf(gen),
-  };
-}
-
-type ChunkFn = (choices: unknown[], extra?: Record<string, unknown>) => Record<string, unknown>;
-
-/** Role chunk, reasoning deltas, content deltas, the finish chunk, the usage chunk if asked, `[DONE]`. */
-function chatFrames(gen: Generation, includeUsage: boolean, chunk: ChunkFn): SseFrame[] {
-  const delta = (d: Record<string, unknown>) => chunk([{ index: 0, delta: d, finish_reason: null }]);
-  const frames: SseFrame[] = [{ data: delta({ role: 'assistant', content: '' }) }];
-  for (const part of chunkText(gen.reasoning ?? '')) frames.push({ data: delta({ reasoning: part }) });
-  for (const part of chunkText(gen.text)) frames.push({ data: delta({ content: part }) });
-  // Pricing rides on the last JSON chunk only: the usage chunk when there is one.
-  const pricing = { [PRICING_FIELD]: pricingOf(gen) };
-  frames.push({
-    data: chunk([{ index: 0, delta: {}, finish_reason: gen.finish }], includeUsage ? {} : pricing),
+function readToolCalls(value: unknown, i: number): Message['toolCalls'] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw invalid(`messages[${i}].tool_calls must be an array.`);
+  return value.map((call, j) => {
+    const fn = isRecord(call) ? call.function : undefined;
+    if (!isRecord(call) || typeof call.id !== 'string' || !isRecord(fn) || typeof fn.name !== 'string')
+      throw invalid(`messages[${i}].tool_calls[${j}] needs an id and function {name, arguments}.`);
+    return { id: call.id, name: fn.name, arguments: typeof fn.arguments === 'string' ? fn.arguments : '' };
   });
-  if (includeUsage) frames.push({ data: chunk([], { usage: chatUsage(gen), ...pricing }) });
-  frames.push({ data: '[DONE]' });
-  return frames;
+}
+
+/** Tools first, then each message (one segment per content part, so part markers can cut inside it). */
+function promptSegments(messages: Message[], tools: ToolSpec[] | undefined): PromptSegment[] {
+  const segments: PromptSegment[] = tools ? [{ text: JSON.stringify(tools), message: -1 }] : [];
+  messages.forEach((m, i) => {
+    const calls = m.toolCalls.map((call) => `${call.name}(${call.arguments})`);
+    if (Array.isArray(m.content) && m.content.length > 0) {
+      m.content.forEach((part, j) => {
+        const marker = isRecord(part)
+          ? markerTtl(part.cache_control, `messages[${i}].content[${j}]`)
+          : undefined;
+        segments.push({ text: contentText([part]), message: i, ...(marker ? { marker } : {}) });
+      });
+      for (const call of calls) segments.push({ text: call, message: i });
+      return;
+    }
+    const marker = markerTtl(m.cacheControl, `messages[${i}]`);
+    const text = [contentText(m.content), ...calls].filter(Boolean).join('\n');
+    segments.push({ text, message: i, ...(marker ? { marker } : {}) });
+  });
+  return segments;
+}
+
+/** The tool messages that end the conversation, named after the calls they answer. */
+function trailingResults(messages: Message[]): ToolResult[] {
+  const names = new Map(messages.flatMap((m) => m.toolCalls.map((call) => [call.id, call.name] as const)));
+  const results: ToolResult[] = [];
+  for (let i = messages.length - 1; i >= 0 && messages[i]!.role === 'tool'; i--) {
+    const m = messages[i]!;
+    results.unshift({ name: names.get(m.toolCallId ?? '') ?? 'tool', content: contentText(m.content) });
+  }
+  return results;
 }

@@ -4,12 +4,14 @@ import { jsonBody, optionalBoolean, optionalNumber } from '../body.js';
 import { PRICING_FIELD } from '../constants.js';
 import { badRequest } from '../errors.js';
 import { type SseFrame, streamSse } from '../sse.js';
-import { generate, pricingOf, settle } from '../text/generate.js';
+import { pricingOf } from '../text/generate.js';
+import { runText, textHeaders, usageOmitted } from '../text/pipeline.js';
+import { readCachePlan } from '../text/prompt-cache.js';
 import { resolveTextModel } from '../text/resolve.js';
 import { chunkText } from '../text/tokens.js';
 import type { SandboxContext, SandboxEnv } from '../types.js';
 import { pad } from '../util.js';
-import { chatUsage } from './chat.js';
+import { chatUsage } from './chat-format.js';
 
 /** Legacy text completions (spec 2 §4.2, best effort): `choices[].text`, streaming supported. */
 export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
@@ -25,15 +27,16 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     }
     optionalNumber(body, 'temperature', { min: 0, max: 2 });
     optionalNumber(body, 'top_p', { min: 0, max: 1 });
-    const gen = generate(ctx.state, {
+    const maxTokens = optionalNumber(body, 'max_tokens', { min: 1, integer: true });
+    const gen = runText(c, ctx, key, {
       resolved,
-      promptText: prompt,
+      segments: [{ text: prompt, message: 0 }],
       lastUserText: prompt,
-      maxTokens: optionalNumber(body, 'max_tokens', { min: 1, integer: true }),
-      reasoningOff: true,
-      cacheScope: key.key,
+      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      reasoning: { reasoningOff: true, excludeReasoning: false },
+      cache: readCachePlan(body, { suffix: resolved.caching, markers: false, messageCount: 1 }),
     });
-    settle(ctx, key, gen);
+    const usage = usageOmitted(c) ? {} : { usage: chatUsage(gen) };
     const base = {
       id: `cmpl-sbx-${pad(c.get('seq'))}`,
       object: 'text_completion',
@@ -47,12 +50,11 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       finish_reason: finish,
     });
     if (optionalBoolean(body, 'stream') !== true) {
-      return c.json({
-        ...base,
-        choices: [choice(gen.text, gen.finish)],
-        usage: chatUsage(gen),
-        [PRICING_FIELD]: pricingOf(gen),
-      });
+      return c.json(
+        { ...base, choices: [choice(gen.text, gen.finish)], ...usage, [PRICING_FIELD]: pricingOf(gen) },
+        200,
+        textHeaders(gen),
+      );
     }
     const frames: SseFrame[] = chunkText(gen.text).map((part) => ({
       data: { ...base, choices: [choice(part, null)] },
@@ -61,11 +63,12 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       data: {
         ...base,
         choices: [choice('', gen.finish)],
-        usage: chatUsage(gen),
+        ...usage,
         [PRICING_FIELD]: pricingOf(gen),
       },
     });
     return streamSse(c, ctx, [...frames, { data: '[DONE]' }], {
+      headers: textHeaders(gen),
       errorFrames: (error) => [
         { data: { ...base, choices: [{ ...choice('', 'error') }], error } },
         { data: '[DONE]' },

@@ -1,14 +1,17 @@
 import type { Hono } from 'hono';
 import { requireKey } from '../billing.js';
 import { jsonBody, optionalBoolean, optionalNumber, optionalObject, optionalString } from '../body.js';
-import { PRICING_FIELD } from '../constants.js';
 import { badRequest, typeForStatus } from '../errors.js';
-import { type SseFrame, streamSse } from '../sse.js';
-import { type Generation, generate, pricingOf, settle } from '../text/generate.js';
+import { streamSse } from '../sse.js';
+import { runText, textHeaders, usageOmitted } from '../text/pipeline.js';
+import { joinSegments, markerTtl, type PromptSegment, readCachePlan } from '../text/prompt-cache.js';
 import { resolveTextModel } from '../text/resolve.js';
-import { chunkText, contentText, estimateTokens } from '../text/tokens.js';
+import { contentText, estimateTokens } from '../text/tokens.js';
+import { readMessagesTools } from '../text/tool-input.js';
+import type { ToolResult, ToolSpec } from '../text/tools.js';
 import type { SandboxContext, SandboxEnv } from '../types.js';
-import { isRecord, pad, sha256Hex } from '../util.js';
+import { isRecord, pad } from '../util.js';
+import { type MessageReply, message, messageFrames } from './messages-format.js';
 
 const SERVICE_TIERS = ['auto', 'default', 'standard', 'flex', 'priority', 'batch'];
 
@@ -19,8 +22,10 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   app.post('/api/v1/messages/count_tokens', (c) => {
     requireKey(c, ctx);
     const body = jsonBody(c);
-    resolveTextModel(body.model);
-    return c.json({ input_tokens: promptTokens(body, readMessages(body.messages)) });
+    const resolved = resolveTextModel(body.model);
+    const tools = readMessagesTools(body, resolved.model);
+    const segments = promptSegments(body, readMessages(body.messages), tools?.tools);
+    return c.json({ input_tokens: estimateTokens(joinSegments(segments)) });
   });
 
   app.post('/api/v1/messages', async (c) => {
@@ -39,24 +44,29 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     optionalString(body, 'service_tier', SERVICE_TIERS);
     optionalNumber(body, 'temperature', { min: 0, max: 1 });
     const thinking = readThinking(body, maxTokens);
+    const tools = readMessagesTools(body, resolved.model);
     const beta = c.req.header('anthropic-beta') ?? '';
-    const last = [...messages].reverse().find((m) => m.role === 'user');
-    const gen = generate(ctx.state, {
+    const segments = promptSegments(body, messages, tools?.tools);
+    const asker = [...messages].reverse().find((m) => m.role === 'user' && userText(m.content));
+    const gen = runText(c, ctx, key, {
       resolved,
-      promptText: promptText(body, messages),
-      lastUserText: contentText(last?.content),
+      segments,
+      lastUserText: asker ? userText(asker.content) : '',
+      toolResults: trailingResults(messages),
+      ...(tools ? { tools } : {}),
       maxTokens,
       thinking,
-      caching:
-        resolved.model.caching &&
-        (beta.includes('prompt-caching') || JSON.stringify(body).includes('"cache_control"')),
-      cacheScope: key.key,
+      cache: readCachePlan(body, {
+        suffix: resolved.caching,
+        markers: segments.some((s) => s.marker) || beta.includes('prompt-caching'),
+        messageCount: messages.length,
+        oneHour: beta.includes('extended-cache-ttl'),
+      }),
     });
-    settle(ctx, key, gen);
-    const id = `msg_sbx_${pad(c.get('seq'))}`;
-    const oneHour = beta.includes('extended-cache-ttl');
-    if (optionalBoolean(body, 'stream') !== true) return c.json(message(id, gen, oneHour));
-    return streamSse(c, ctx, messageFrames(id, gen, oneHour), {
+    const reply: MessageReply = { id: `msg_sbx_${pad(c.get('seq'))}`, gen, omitUsage: usageOmitted(c) };
+    if (optionalBoolean(body, 'stream') !== true) return c.json(message(reply), 200, textHeaders(gen));
+    return streamSse(c, ctx, messageFrames(reply), {
+      headers: textHeaders(gen),
       errorFrames: (error) => [
         {
           event: 'error',
@@ -72,25 +82,40 @@ interface Message {
   content: unknown;
 }
 
+const invalid = (message: string) => badRequest(message, 'invalid_parameter_value', 'messages');
+
+/** Roles, content shapes, and tool blocks where they belong: each `tool_result` answers a `tool_use` just before it. */
 function readMessages(value: unknown): Message[] {
   if (!Array.isArray(value) || value.length === 0) {
     throw badRequest('messages: a non-empty array is required.', 'missing_required_parameter', 'messages');
   }
+  let previousUses = new Set<string>();
   return value.map((m, i) => {
-    if (!isRecord(m) || (m.role !== 'user' && m.role !== 'assistant')) {
-      throw badRequest(
-        `messages.${i}.role: must be user or assistant.`,
-        'invalid_parameter_value',
-        'messages',
-      );
-    }
-    if (typeof m.content !== 'string' && !Array.isArray(m.content)) {
-      throw badRequest(
-        `messages.${i}.content: must be a string or content blocks.`,
-        'invalid_parameter_value',
-        'messages',
-      );
-    }
+    if (!isRecord(m) || (m.role !== 'user' && m.role !== 'assistant'))
+      throw invalid(`messages.${i}.role: must be user or assistant.`);
+    if (typeof m.content !== 'string' && !Array.isArray(m.content))
+      throw invalid(`messages.${i}.content: must be a string or content blocks.`);
+    const blocks = Array.isArray(m.content) ? m.content.filter(isRecord) : [];
+    const uses = new Set<string>();
+    blocks.forEach((block, j) => {
+      if (block.type === 'tool_use') {
+        if (m.role !== 'assistant' || typeof block.id !== 'string' || typeof block.name !== 'string')
+          throw invalid(
+            `messages.${i}.content.${j}: tool_use blocks need an id and a name, in assistant messages.`,
+          );
+        uses.add(block.id);
+      }
+      if (block.type === 'tool_result') {
+        if (m.role !== 'user')
+          throw invalid(`messages.${i}.content.${j}: tool_result blocks belong in user messages.`);
+        if (typeof block.tool_use_id !== 'string' || !previousUses.has(block.tool_use_id)) {
+          throw invalid(
+            `messages.${i}.content.${j}: unexpected \`tool_use_id\` in a \`tool_result\` block; each tool_result must answer a tool_use block of the previous message.`,
+          );
+        }
+      }
+    });
+    previousUses = uses;
     return { role: m.role, content: m.content };
   });
 }
@@ -124,81 +149,62 @@ function readThinking(body: Record<string, unknown>, maxTokens: number): boolean
   return true;
 }
 
-function promptText(body: Record<string, unknown>, messages: Message[]): string {
-  return [contentText(body.system), ...messages.map((m) => contentText(m.content))]
-    .filter(Boolean)
-    .join('\n');
+/** The text a block stands for in the prompt; tool uses as `name(input)`. */
+function blockText(block: unknown): string {
+  if (isRecord(block) && block.type === 'tool_use')
+    return `${String(block.name)}(${JSON.stringify(block.input ?? {})})`;
+  if (isRecord(block) && block.type === 'tool_result') return contentText(block.content);
+  return contentText([block]);
 }
 
-const promptTokens = (body: Record<string, unknown>, messages: Message[]): number =>
-  estimateTokens(promptText(body, messages));
-
-function usage(gen: Generation, oneHour: boolean, final: boolean): Record<string, unknown> {
-  return {
-    input_tokens: gen.promptTokens - gen.cachedTokens - gen.cacheWriteTokens,
-    output_tokens: final ? gen.completionTokens : 1,
-    cache_creation_input_tokens: gen.cacheWriteTokens,
-    cache_read_input_tokens: gen.cachedTokens,
-    cache_creation: {
-      ephemeral_5m_input_tokens: oneHour ? 0 : gen.cacheWriteTokens,
-      ephemeral_1h_input_tokens: oneHour ? gen.cacheWriteTokens : 0,
-    },
-    service_tier: 'standard',
-  };
+/** What the user typed in a message (tool results left out). */
+function userText(content: unknown): string {
+  if (!Array.isArray(content)) return contentText(content);
+  return contentText(content.filter((b) => !isRecord(b) || b.type !== 'tool_result'));
 }
 
-const stopReason = (gen: Generation) => (gen.finish === 'length' ? 'max_tokens' : 'end_turn');
-const signatureOf = (gen: Generation) => `sbx-sig-${sha256Hex(gen.reasoning ?? '').slice(0, 32)}`;
-
-function message(id: string, gen: Generation, oneHour: boolean): Record<string, unknown> {
-  const content: unknown[] = [];
-  if (gen.reasoning) content.push({ type: 'thinking', thinking: gen.reasoning, signature: signatureOf(gen) });
-  content.push({ type: 'text', text: gen.text });
-  return {
-    ...envelope(id, gen),
-    content,
-    stop_reason: stopReason(gen),
-    usage: usage(gen, oneHour, true),
-    [PRICING_FIELD]: pricingOf(gen),
-  };
-}
-
-const envelope = (id: string, gen: Generation) => ({
-  id,
-  type: 'message',
-  role: 'assistant',
-  model: gen.modelId,
-  content: [] as unknown[],
-  stop_reason: null as string | null,
-  stop_sequence: null,
-});
-
-function messageFrames(id: string, gen: Generation, oneHour: boolean): SseFrame[] {
-  const frames: SseFrame[] = [];
-  const push = (event: string, data: Record<string, unknown>) =>
-    frames.push({ event, data: { type: event, ...data } });
-  push('message_start', {
-    message: { ...envelope(id, gen), usage: usage(gen, oneHour, false) },
-  });
-  let index = 0;
-  if (gen.reasoning) {
-    push('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } });
-    for (const part of chunkText(gen.reasoning)) {
-      push('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: part } });
+/** Tools, the system prompt, then each non-empty message block by block (markers may sit on any block). */
+function promptSegments(
+  body: Record<string, unknown>,
+  messages: Message[],
+  tools?: ToolSpec[],
+): PromptSegment[] {
+  const segments: PromptSegment[] = tools ? [{ text: JSON.stringify(tools), message: -1 }] : [];
+  const add = (content: unknown, message: number, where: string) => {
+    if (!Array.isArray(content)) {
+      if (contentText(content)) segments.push({ text: contentText(content), message });
+      return;
     }
-    push('content_block_delta', { index, delta: { type: 'signature_delta', signature: signatureOf(gen) } });
-    push('content_block_stop', { index });
-    index += 1;
-  }
-  push('content_block_start', { index, content_block: { type: 'text', text: '' } });
-  for (const part of chunkText(gen.text))
-    push('content_block_delta', { index, delta: { type: 'text_delta', text: part } });
-  push('content_block_stop', { index });
-  push('message_delta', {
-    delta: { stop_reason: stopReason(gen), stop_sequence: null },
-    usage: { output_tokens: gen.completionTokens },
-    [PRICING_FIELD]: pricingOf(gen),
+    const parts = content.map((block, j) => ({
+      text: blockText(block),
+      message,
+      marker: isRecord(block) ? markerTtl(block.cache_control, `${where}.${j}`) : undefined,
+    }));
+    if (parts.every((p) => !p.text)) return;
+    for (const { marker, ...part } of parts) segments.push(marker ? { ...part, marker } : part);
+  };
+  add(body.system, -1, 'system');
+  messages.forEach((m, i) => {
+    add(m.content, i, `messages.${i}.content`);
   });
-  push('message_stop', {});
-  return frames;
+  return segments;
+}
+
+/** The tool results of a final user message, named after the tool_use blocks they answer. */
+function trailingResults(messages: Message[]): ToolResult[] {
+  const last = messages.at(-1);
+  if (last?.role !== 'user' || !Array.isArray(last.content)) return [];
+  const names = new Map<string, string>();
+  const previous = messages.at(-2);
+  if (Array.isArray(previous?.content)) {
+    for (const block of previous.content) {
+      if (isRecord(block) && block.type === 'tool_use') names.set(String(block.id), String(block.name));
+    }
+  }
+  return last.content
+    .filter((b) => isRecord(b) && b.type === 'tool_result')
+    .map((b) => ({
+      name: names.get(String(isRecord(b) ? b.tool_use_id : '')) ?? 'tool',
+      content: contentText(isRecord(b) ? b.content : ''),
+    }));
 }

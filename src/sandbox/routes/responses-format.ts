@@ -2,12 +2,18 @@ import { PRICING_FIELD } from '../constants.js';
 import type { SseFrame } from '../sse.js';
 import { type Generation, pricingOf } from '../text/generate.js';
 import { chunkText } from '../text/tokens.js';
+import { argumentPieces } from '../text/tools.js';
 
-export interface StoredResponse {
-  owner: string;
-  body: Record<string, unknown>;
-  /** Input and output text so far, for `previous_response_id`. */
-  transcript: string;
+/** Responses-format objects and stream events (spec 2 §4.2, §6). */
+export interface ResponseMeta {
+  id: string;
+  created: number;
+  previousId: string | undefined;
+  store: boolean;
+  background: boolean;
+  /** Unix seconds the stored response expires at; null when not stored. */
+  expiresAt: number | null;
+  omitUsage: boolean;
 }
 
 interface Ids {
@@ -15,36 +21,54 @@ interface Ids {
   reasoning: string;
 }
 
-const idsOf = (id: string): Ids => ({ message: `msg_${id.slice(5)}`, reasoning: `rs_${id.slice(5)}` });
+const suffixOf = (id: string) => id.replace(/^resp_/, '');
+const idsOf = (id: string): Ids => ({ message: `msg_${suffixOf(id)}`, reasoning: `rs_${suffixOf(id)}` });
+export const callIdOf = (id: string, index: number): string => `call_${suffixOf(id)}_${index}`;
 
-export function responseObject(
-  id: string,
-  created: number,
-  gen: Generation,
-  previousId: string | undefined,
-): Record<string, unknown> {
-  const ids = idsOf(id);
+function usageOf(gen: Generation): Record<string, unknown> {
+  return {
+    input_tokens: gen.promptTokens,
+    input_tokens_details: { cached_tokens: gen.cachedTokens },
+    output_tokens: gen.completionTokens,
+    output_tokens_details: { reasoning_tokens: gen.reasoningTokens },
+    total_tokens: gen.promptTokens + gen.completionTokens,
+    ...(gen.caching
+      ? { cache_creation_input_tokens: gen.cacheWriteTokens, cache_read_input_tokens: gen.cachedTokens }
+      : {}),
+  };
+}
+
+const functionCalls = (id: string, gen: Generation) =>
+  gen.toolCalls.map((call, i) => ({
+    id: `fc_${suffixOf(id)}_${i}`,
+    type: 'function_call',
+    status: 'completed',
+    call_id: callIdOf(id, i),
+    name: call.name,
+    arguments: call.arguments,
+  }));
+
+export function responseObject(meta: ResponseMeta, gen: Generation): Record<string, unknown> {
+  const ids = idsOf(meta.id);
   const output: unknown[] = [];
   if (gen.reasoning) output.push(reasoningItem(ids, gen.reasoning));
-  output.push(messageItem(ids, gen.text, 'completed'));
+  if (gen.toolCalls.length === 0) output.push(messageItem(ids, gen.text, 'completed'));
+  output.push(...functionCalls(meta.id, gen));
   const incomplete = gen.finish === 'length';
   return {
-    id,
+    id: meta.id,
     object: 'response',
-    created_at: created,
+    created_at: meta.created,
     status: incomplete ? 'incomplete' : 'completed',
     incomplete_details: incomplete ? { reason: 'max_output_tokens' } : null,
     model: gen.modelId,
-    previous_response_id: previousId ?? null,
+    previous_response_id: meta.previousId ?? null,
+    store: meta.store,
+    background: meta.background,
+    expires_at: meta.expiresAt,
     output,
     output_text: gen.text,
-    usage: {
-      input_tokens: gen.promptTokens,
-      input_tokens_details: { cached_tokens: gen.cachedTokens },
-      output_tokens: gen.completionTokens,
-      output_tokens_details: { reasoning_tokens: gen.reasoningTokens },
-      total_tokens: gen.promptTokens + gen.completionTokens,
-    },
+    usage: meta.omitUsage ? null : usageOf(gen),
     [PRICING_FIELD]: pricingOf(gen),
   };
 }
@@ -85,45 +109,48 @@ export function responseFrames(final: Record<string, unknown>, gen: Generation):
   if (gen.reasoning) {
     const item = reasoningItem(ids, gen.reasoning);
     push('response.output_item.added', { output_index: outputIndex, item: { ...item, summary: [] } });
-    push('response.reasoning_summary_part.added', {
-      item_id: ids.reasoning,
-      output_index: outputIndex,
-      summary_index: 0,
-      part: { type: 'summary_text', text: '' },
-    });
-    for (const delta of chunkText(gen.reasoning)) {
-      push('response.reasoning_summary_text.delta', {
-        item_id: ids.reasoning,
-        output_index: outputIndex,
-        summary_index: 0,
-        delta,
-      });
-    }
-    push('response.reasoning_summary_text.done', {
-      item_id: ids.reasoning,
-      output_index: outputIndex,
-      summary_index: 0,
-      text: gen.reasoning,
-    });
+    const where = { item_id: ids.reasoning, output_index: outputIndex, summary_index: 0 };
+    push('response.reasoning_summary_part.added', { ...where, part: { type: 'summary_text', text: '' } });
+    for (const delta of chunkText(gen.reasoning))
+      push('response.reasoning_summary_text.delta', { ...where, delta });
+    push('response.reasoning_summary_text.done', { ...where, text: gen.reasoning });
     push('response.output_item.done', { output_index: outputIndex, item });
     outputIndex += 1;
   }
-  const where = { item_id: ids.message, output_index: outputIndex, content_index: 0 };
-  push('response.output_item.added', {
-    output_index: outputIndex,
-    item: { ...messageItem(ids, '', 'in_progress'), content: [] },
-  });
-  push('response.content_part.added', { ...where, part: { type: 'output_text', text: '', annotations: [] } });
-  for (const delta of chunkText(gen.text)) push('response.output_text.delta', { ...where, delta });
-  push('response.output_text.done', { ...where, text: gen.text });
-  push('response.content_part.done', {
-    ...where,
-    part: { type: 'output_text', text: gen.text, annotations: [] },
-  });
-  push('response.output_item.done', {
-    output_index: outputIndex,
-    item: messageItem(ids, gen.text, 'completed'),
-  });
+  if (gen.toolCalls.length === 0) {
+    const where = { item_id: ids.message, output_index: outputIndex, content_index: 0 };
+    push('response.output_item.added', {
+      output_index: outputIndex,
+      item: { ...messageItem(ids, '', 'in_progress'), content: [] },
+    });
+    push('response.content_part.added', {
+      ...where,
+      part: { type: 'output_text', text: '', annotations: [] },
+    });
+    for (const delta of chunkText(gen.text)) push('response.output_text.delta', { ...where, delta });
+    push('response.output_text.done', { ...where, text: gen.text });
+    push('response.content_part.done', {
+      ...where,
+      part: { type: 'output_text', text: gen.text, annotations: [] },
+    });
+    push('response.output_item.done', {
+      output_index: outputIndex,
+      item: messageItem(ids, gen.text, 'completed'),
+    });
+    outputIndex += 1;
+  }
+  for (const call of functionCalls(id, gen)) {
+    const where = { item_id: call.id, output_index: outputIndex };
+    push('response.output_item.added', {
+      output_index: outputIndex,
+      item: { ...call, status: 'in_progress', arguments: '' },
+    });
+    for (const delta of argumentPieces(call.arguments))
+      push('response.function_call_arguments.delta', { ...where, delta });
+    push('response.function_call_arguments.done', { ...where, arguments: call.arguments });
+    push('response.output_item.done', { output_index: outputIndex, item: call });
+    outputIndex += 1;
+  }
   push(final.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: final });
   frames.push({ data: '[DONE]' });
   return frames;

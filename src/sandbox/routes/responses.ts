@@ -1,72 +1,135 @@
 import type { Hono } from 'hono';
 import { requireKey } from '../billing.js';
 import { jsonBody, optionalBoolean, optionalNumber, optionalString } from '../body.js';
-import { badRequest, SandboxError } from '../errors.js';
-import { type SseFrame, streamSse } from '../sse.js';
-import { generate, settle } from '../text/generate.js';
-import { readCaching, readReasoning } from '../text/options.js';
+import { badRequest } from '../errors.js';
+import { hintHeaders } from '../media/jobs.js';
+import { streamSse } from '../sse.js';
+import type { Generation } from '../text/generate.js';
+import { readReasoning } from '../text/options.js';
+import { runText, textHeaders, usageOmitted } from '../text/pipeline.js';
+import { readCachePlan } from '../text/prompt-cache.js';
 import { resolveTextModel } from '../text/resolve.js';
-import { contentText } from '../text/tokens.js';
+import {
+  cancelResponse,
+  currentBody,
+  expiryOf,
+  findResponse,
+  pendingBody,
+  responses,
+  retentionFor,
+  statusOf,
+  type Turn,
+} from '../text/response-store.js';
+import { readResponsesTools } from '../text/tool-input.js';
 import type { SandboxContext, SandboxEnv } from '../types.js';
-import { isRecord, pad } from '../util.js';
-import { responseFrames, responseObject, type StoredResponse } from './responses-format.js';
+import { pad } from '../util.js';
+import { callIdOf, type ResponseMeta, responseFrames, responseObject } from './responses-format.js';
+import { readInput, responseSegments, trailingResults } from './responses-input.js';
 
-/** Responses format (spec 2 §4.2, §6): stateful through `previous_response_id`, stored per key. */
+const RETENTION = { min: 0, max: 365, integer: true };
+
+/**
+ * Responses format (spec 2 §4.2, §6, §8): stored per key with a retention, continued through
+ * `previous_response_id`, run in the background on request, read back by id.
+ */
 export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
-  const store = ctx.state.collection<StoredResponse>('responses');
-
   app.get('/api/v1/responses/:id', (c) => {
-    const key = requireKey(c, ctx);
-    const stored = store.get(c.req.param('id'));
-    if (!stored || stored.owner !== key.key) throw notFound(c.req.param('id'));
-    return c.json(stored.body);
+    const stored = findResponse(ctx, requireKey(c, ctx), c.req.param('id'));
+    const status = statusOf(ctx, stored);
+    if (status === 'queued' || status === 'in_progress') hintHeaders(c, ctx);
+    return c.json(currentBody(ctx, stored));
+  });
+
+  // Not in the spec's text; the common responses format has it, so background work can be stopped.
+  app.post('/api/v1/responses/:id/cancel', (c) => {
+    const stored = findResponse(ctx, requireKey(c, ctx), c.req.param('id'));
+    cancelResponse(ctx, stored);
+    return c.json(currentBody(ctx, stored));
   });
 
   app.post('/api/v1/responses', async (c) => {
     const key = requireKey(c, ctx);
     const body = jsonBody(c);
     const resolved = resolveTextModel(body.model);
-    const input = readInput(body.input);
     const previousId = optionalString(body, 'previous_response_id');
-    const previous = previousId === undefined ? undefined : store.get(previousId);
-    if (previousId !== undefined && (!previous || previous.owner !== key.key)) throw notFound(previousId);
-    optionalNumber(body, 'retention_days', { min: 0, max: 365, integer: true });
-    optionalNumber(body, 'retentionDays', { min: 0, max: 365, integer: true });
-    const instructions = optionalString(body, 'instructions') ?? '';
-    const history = previous ? `${previous.transcript}\n` : '';
-    const gen = generate(ctx.state, {
-      resolved,
-      promptText: [history, instructions, ...input.map((m) => m.text)].filter(Boolean).join('\n'),
-      lastUserText: [...input].reverse().find((m) => m.role === 'user')?.text ?? '',
-      maxTokens: optionalNumber(body, 'max_output_tokens', { min: 1, integer: true }),
-      ...readReasoning(body),
-      caching: readCaching(body, resolved.model, resolved.caching),
-      cacheScope: key.key,
-    });
-    settle(ctx, key, gen);
-    const id = `resp_sbx_${pad(c.get('seq'))}`;
-    const created = Math.floor(ctx.now() / 1000);
-    const final = responseObject(id, created, gen, previousId);
-    if (optionalBoolean(body, 'store') !== false) {
-      const transcript = `${history}${input.map((m) => m.text).join('\n')}\n${gen.text}`;
-      store.set(id, { owner: key.key, body: final, transcript });
+    const previous =
+      previousId === undefined ? undefined : findResponse(ctx, key, previousId, 'previous_response_id');
+    if (previous && ['queued', 'in_progress'].includes(statusOf(ctx, previous))) {
+      throw badRequest(
+        `Response "${previousId}" is still running; continue from it once it has completed.`,
+        'invalid_parameter_value',
+        'previous_response_id',
+      );
     }
-    // Background work is acknowledged as queued; GET /api/v1/responses/{id} then shows it completed.
-    if (optionalBoolean(body, 'background') === true)
-      return c.json({ ...final, status: 'queued', output: [], output_text: '', usage: null });
-    if (optionalBoolean(body, 'stream') !== true) return c.json(final);
-    const frames: SseFrame[] = responseFrames(final, gen);
-    return streamSse(c, ctx, frames, {
+    const history = previous?.history ?? [];
+    const input = readInput(body.input, history);
+    const asked =
+      optionalNumber(body, 'retention_days', RETENTION) ?? optionalNumber(body, 'retentionDays', RETENTION);
+    const store = optionalBoolean(body, 'store') !== false;
+    const background = optionalBoolean(body, 'background') === true;
+    const stream = optionalBoolean(body, 'stream') === true;
+    const retention = retentionFor(ctx.state, key, asked);
+    if (background && (!store || retention === 0)) {
+      throw badRequest(
+        'Background responses are stored until read: send store true and retention_days of at least 1.',
+        'invalid_parameter_value',
+        'background',
+      );
+    }
+    const tools = readResponsesTools(body, resolved.model);
+    const turns = [...history, ...input];
+    const users = turns.filter((t) => t.role === 'user').map((t) => t.text);
+    const maxTokens = optionalNumber(body, 'max_output_tokens', { min: 1, integer: true });
+    const gen = runText(c, ctx, key, {
+      resolved,
+      segments: responseSegments(tools?.tools, optionalString(body, 'instructions') ?? '', turns),
+      lastUserText: users.at(-1) ?? '',
+      earlierUserTexts: users.slice(0, -1),
+      toolResults: trailingResults(input),
+      ...(tools ? { tools } : {}),
+      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      reasoning: readReasoning(body),
+      cache: readCachePlan(body, { suffix: resolved.caching, markers: false, messageCount: turns.length }),
+    });
+    const now = ctx.now();
+    const kept = store && retention > 0;
+    const meta: ResponseMeta = {
+      id: `resp_sbx_${pad(c.get('seq'))}`,
+      created: Math.floor(now / 1000),
+      previousId,
+      store,
+      background,
+      expiresAt: kept ? Math.floor(expiryOf(now, retention) / 1000) : null,
+      omitUsage: usageOmitted(c),
+    };
+    const final = responseObject(meta, gen);
+    if (kept) {
+      responses(ctx).set(meta.id, {
+        id: meta.id,
+        owner: key.key,
+        key,
+        body: final,
+        history: [...turns, outputTurn(meta.id, gen)],
+        createdAt: now,
+        expiresAt: expiryOf(now, retention),
+        retentionDays: retention,
+        // A streamed request runs in the foreground whatever it asked.
+        background: background && !stream,
+        costUsd: gen.costUsd,
+      });
+    }
+    if (background && !stream) return c.json(pendingBody(final, 'queued'), 200, textHeaders(gen));
+    if (!stream) return c.json(final, 200, textHeaders(gen));
+    return streamSse(c, ctx, responseFrames(final, gen), {
+      headers: textHeaders(gen),
       errorFrames: (error, sent) => [
         {
           data: {
             type: 'response.failed',
             sequence_number: sent,
             response: {
-              ...final,
+              ...pendingBody(final, 'in_progress'),
               status: 'failed',
-              output: [],
-              output_text: '',
               error: { code: error.code, message: error.message, status: error.status },
             },
           },
@@ -77,34 +140,9 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   });
 }
 
-const notFound = (id: string) =>
-  new SandboxError(404, `Response "${id}" not found for this key.`, {
-    code: 'not_found',
-    param: 'previous_response_id',
-  });
-
-interface InputMessage {
-  role: string;
-  text: string;
-}
-
-/** `input` is a string or a list of messages/items whose content is a string or parts. */
-function readInput(value: unknown): InputMessage[] {
-  if (value === undefined || value === null)
-    throw badRequest('`input` is required.', 'missing_required_parameter', 'input');
-  if (typeof value === 'string') return [{ role: 'user', text: value }];
-  if (!Array.isArray(value) || value.length === 0) {
-    throw badRequest(
-      '`input` must be a string or a non-empty array of items.',
-      'invalid_parameter_value',
-      'input',
-    );
-  }
-  return value.map((item, i) => {
-    if (!isRecord(item))
-      throw badRequest(`input[${i}] must be an object.`, 'invalid_parameter_value', 'input');
-    const role = typeof item.role === 'string' ? item.role : 'user';
-    const text = contentText(item.content ?? item.output ?? item.text);
-    return { role, text };
-  });
+/** This response's output as the next turn of its conversation. */
+function outputTurn(id: string, gen: Generation): Turn {
+  const calls = gen.toolCalls.map((call, i) => ({ callId: callIdOf(id, i), name: call.name }));
+  const text = gen.text || gen.toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n');
+  return { role: 'assistant', text, ...(calls.length > 0 ? { calls } : {}) };
 }

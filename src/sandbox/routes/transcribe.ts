@@ -5,12 +5,12 @@ import { badRequest, SandboxError } from '../errors.js';
 import { mediaAt } from '../media/files.js';
 import { hintHeaders, jobTiming } from '../media/jobs.js';
 import { perMinute } from '../media/limits.js';
+import { durationOf, TRANSCRIPT_WORDS, transcriptOf } from '../media/transcript.js';
 import type { KeyRecord } from '../state.js';
 import type { SandboxContext, SandboxEnv } from '../types.js';
 import { isRecord, pad, roundUsd } from '../util.js';
 
 const UPLOAD_LIMIT = 3 * 1_048_576;
-const WORDS = 'the quick brown fox jumps over the lazy dog and then the sandbox says hello again'.split(' ');
 
 interface Transcription {
   id: string;
@@ -68,7 +68,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     };
     if (!model.async) {
       return c.json({
-        transcription: transcript(job).text,
+        transcription: transcriptOf(job.seconds).text,
         metadata: { cost, chargedDuration: minutes, language: job.language },
       });
     }
@@ -110,7 +110,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       hintHeaders(c, ctx);
       return c.json({ status: 'processing', runId: id }, 202);
     }
-    const t = transcript(job);
+    const t = transcriptOf(job.seconds);
     return c.json({
       status: 'completed',
       runId: id,
@@ -201,42 +201,6 @@ async function readInput(c: Context<SandboxEnv>, ctx: SandboxContext): Promise<I
   };
 }
 
-/** Seconds of a PCM WAV from its header; other formats count as one minute. */
-function durationOf(data: Buffer): number {
-  if (
-    data.length > 44 &&
-    data.toString('latin1', 0, 4) === 'RIFF' &&
-    data.toString('latin1', 8, 12) === 'WAVE'
-  ) {
-    const byteRate = data.readUInt32LE(28);
-    return byteRate > 0 ? (data.length - 44) / byteRate : 60;
-  }
-  return 60;
-}
-
-function transcript(job: Transcription) {
-  const count = Math.max(4, Math.min(WORDS.length, Math.round(job.seconds * 2.5)));
-  const step = job.seconds / count;
-  const words = WORDS.slice(0, count).map((text, i) => ({
-    type: 'word',
-    text,
-    start: round(i * step),
-    end: round((i + 0.8) * step),
-  }));
-  const half = Math.ceil(words.length / 2);
-  const segments = [words.slice(0, half), words.slice(half)]
-    .filter((part) => part.length > 0)
-    .map((part, i) => ({
-      speaker: `speaker_${i}`,
-      start: part[0]!.start,
-      end: part.at(-1)!.end,
-      text: part.map((w) => w.text).join(' '),
-    }));
-  return { text: words.map((w) => w.text).join(' '), words, segments };
-}
-
-const round = (n: number) => Math.round(n * 100) / 100;
-
 const VIDEO_LINK =
   /^https?:\/\/(www\.|m\.)?(youtube\.com\/(watch\?v=|shorts\/|embed\/|live\/)|youtu\.be\/)([\w-]{6,})/;
 
@@ -257,6 +221,6 @@ function linkTranscript(url: string) {
     success: true,
     valid: true,
     title: `Sandbox video ${id}`,
-    transcript: `This is the sandbox transcript of video ${id}. ${WORDS.join(' ')}.`,
+    transcript: `This is the sandbox transcript of video ${id}. ${TRANSCRIPT_WORDS.join(' ')}.`,
   };
 }

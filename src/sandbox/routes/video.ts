@@ -8,28 +8,11 @@ import { hintHeaders, jobTiming, phaseAt } from '../media/jobs.js';
 import { perMinute } from '../media/limits.js';
 import { makeMp4 } from '../media/mp4.js';
 import { FAIL_TRIGGER, policyError, violatesPolicy } from '../media/policy.js';
+import { acceptedReply, flatReply, nestedReply, type VideoJob } from '../media/video-replies.js';
 import type { KeyRecord } from '../state.js';
+import { moderate } from '../text/moderation.js';
 import type { SandboxContext, SandboxEnv } from '../types.js';
 import { pad, roundUsd, stableHash } from '../util.js';
-
-type Terminal = 'COMPLETED' | 'FAILED';
-
-interface VideoJob {
-  id: string;
-  key: KeyRecord;
-  model: VideoModel;
-  prompt: string;
-  seconds: number;
-  resolution: string;
-  aspectRatio: string;
-  cost: number;
-  createdAt: number;
-  status?: Terminal;
-  completedAt?: number;
-  videoUrl?: string;
-  error?: string;
-  extendedFrom?: string;
-}
 
 const INLINE_LIMIT = 4 * 1_048_576;
 const EXTENDABLE = 'sandbox/video-pro';
@@ -86,6 +69,8 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
         );
       }
     }
+    // The opt-in moderation preflight (§4.6, as in §4.2) runs before the content policy and is paid.
+    moderate(c, ctx, key, prompt);
     if (violatesPolicy(prompt)) throw policyError('prompt', true);
     const seconds = Number(duration);
     const job = accept(c, key, model, prompt, seconds, resolution, aspectRatio);
@@ -138,12 +123,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       return;
     }
     job.status = 'COMPLETED';
-    const mp4 = makeMp4({
-      seconds: Math.min(job.seconds, 10),
-      aspectRatio: job.aspectRatio,
-      seed: stableHash(job.prompt),
-    });
-    job.videoUrl = putMedia(c, ctx, mp4, 'video/mp4');
+    job.videoUrl = putMedia(c, ctx, renderMp4(job), 'video/mp4');
   };
 
   const find = (c: Context<SandboxEnv>, key: KeyRecord, id: string | undefined): VideoJob => {
@@ -161,13 +141,15 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   app.get('/api/video/status', (c) => {
     const key = requireKey(c, ctx);
     const job = find(c, key, c.req.query('requestId') ?? c.req.query('runId'));
-    return c.json(job.model.id === FLAT_SHAPE_MODEL ? flatReply(job) : nestedReply(job));
+    return c.json(
+      job.model.id === FLAT_SHAPE_MODEL ? flatReply(job, phaseOf(job)) : nestedReply(job, phaseOf(job)),
+    );
   });
 
   app.get('/api/generate-video/status', (c) => {
     const key = requireKey(c, ctx);
     const job = find(c, key, c.req.query('runId') ?? c.req.query('requestId'));
-    const nested = nestedReply(job);
+    const nested = nestedReply(job, phaseOf(job));
     const { requestId, ...data } = nested.data;
     return c.json({ runId: job.id, model: job.model.id, data: { ...data, request_id: requestId } });
   });
@@ -181,7 +163,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       .slice(0, 20)
       .map((job) => {
         settle(c, job);
-        const { data } = nestedReply(job);
+        const { data } = nestedReply(job, phaseOf(job));
         return {
           runId: job.id,
           model: job.model.id,
@@ -234,60 +216,23 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     return c.json({ ...acceptedReply(job, key), extendedFrom: source.id, index }, 202);
   });
 
-  const phaseOf = (job: VideoJob) =>
-    phaseAt(job.createdAt, ctx.now(), jobTiming(ctx, 'videoQueueMs'), jobTiming(ctx, 'videoRenderMs'));
+  // Content proxy (spec 2 §4.6, documented for one family; the sandbox serves every model's runs so a
+  // client's fallback works whichever model it used): the finished video's bytes.
+  app.get('/api/generate-video/content', (c) => {
+    const key = requireKey(c, ctx);
+    const job = find(c, key, c.req.query('runId') ?? c.req.query('requestId') ?? c.req.query('taskId'));
+    if (job.status !== 'COMPLETED') {
+      const why =
+        job.status === 'FAILED' ? `failed: ${job.error}` : 'is not finished yet; poll its status first';
+      throw new SandboxError(409, `Video job ${job.id} ${why}`, { code: 'not_ready' });
+    }
+    return c.body(new Uint8Array(renderMp4(job)), 200, { 'Content-Type': 'video/mp4' });
+  });
 
-  function nestedReply(job: VideoJob) {
-    const phase = phaseOf(job);
-    const status = job.status ?? (phase.state === 'queued' ? 'IN_QUEUE' : 'IN_PROGRESS');
-    return {
-      requestId: job.id,
-      model: job.model.id,
-      data: {
-        status,
-        requestId: job.id,
-        ...(phase.state === 'queued' && !job.status ? { queuePosition: phase.position } : {}),
-        ...(job.videoUrl ? { output: { video: { url: job.videoUrl } } } : {}),
-        cost: job.status === 'FAILED' ? 0 : job.cost,
-        error: job.error ?? null,
-        isNSFWError: false,
-        userFriendlyError: job.error ?? null,
-      },
-    };
-  }
-
-  function flatReply(job: VideoJob) {
-    const phase = phaseOf(job);
-    const status =
-      job.status === 'COMPLETED'
-        ? 'completed'
-        : job.status === 'FAILED'
-          ? 'failed'
-          : phase.state === 'queued'
-            ? 'queued'
-            : 'processing';
-    return {
-      requestId: job.id,
-      status,
-      progress: job.status ? 100 : phase.state === 'running' ? phase.percent : 0,
-      estimatedTimeRemaining: phase.state === 'done' ? 0 : Math.ceil(phase.remainingMs / 1000),
-      videoUrl: job.videoUrl ?? null,
-      error: job.error ?? null,
-      createdAt: new Date(job.createdAt).toISOString(),
-      completedAt: job.completedAt ? new Date(job.completedAt).toISOString() : null,
-    };
+  function phaseOf(job: VideoJob) {
+    return phaseAt(job.createdAt, ctx.now(), jobTiming(ctx, 'videoQueueMs'), jobTiming(ctx, 'videoRenderMs'));
   }
 }
 
-function acceptedReply(job: VideoJob, key: KeyRecord) {
-  return {
-    runId: job.id,
-    id: job.id,
-    status: 'pending',
-    model: job.model.id,
-    cost: job.cost,
-    paymentSource: 'USD',
-    remainingBalance: roundUsd(key.account.balanceNanos / 1e9),
-    prechargeLabel: `${job.seconds}s at ${job.resolution}`,
-  };
-}
+const renderMp4 = (job: VideoJob) =>
+  makeMp4({ seconds: Math.min(job.seconds, 10), aspectRatio: job.aspectRatio, seed: stableHash(job.prompt) });

@@ -26,7 +26,11 @@ export interface ResolvedModel {
   caching: boolean;
   thinking: boolean;
   excludeReasoning: boolean;
-  /** Price multiplier of routing suffixes: `:cheap` routes cheaper, `:fast` dearer. */
+  /** `:tools`: only providers with tool use. */
+  tools: boolean;
+  /** Provider order asked by a routing suffix (text/routing.ts). */
+  sort: 'default' | 'price' | 'latency' | 'throughput';
+  /** Price multiplier of routing suffixes when no route is chosen: `:cheap` cheaper, `:fast` dearer. */
   priceFactor: number;
 }
 
@@ -67,8 +71,17 @@ export function resolveTextModel(requested: unknown): ResolvedModel {
   }
   const has = (...names: string[]) => names.some((n) => suffixes.includes(n));
   let priceFactor = 1;
-  if (has('cheap', 'price', 'floor')) priceFactor = 0.8;
-  else if (has('fast', 'speed')) priceFactor = 1.25;
+  let sort: ResolvedModel['sort'] = 'default';
+  if (has('cheap', 'price', 'floor')) {
+    priceFactor = 0.8;
+    sort = 'price';
+  } else if (has('fast', 'speed', 'latency')) {
+    priceFactor = 1.25;
+    sort = 'latency';
+  } else if (has('throughput')) {
+    priceFactor = 0.8;
+    sort = 'throughput';
+  }
   return {
     model,
     requested,
@@ -76,6 +89,8 @@ export function resolveTextModel(requested: unknown): ResolvedModel {
     caching: has('caching', 'cache', 'cached'),
     thinking: thinking || has('thinking'),
     excludeReasoning: has('reasoning-exclude'),
+    tools: has('tools'),
+    sort,
     priceFactor,
   };
 }
