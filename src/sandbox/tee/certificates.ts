@@ -69,7 +69,8 @@ export function makeCertificate(spec: CertificateSpec): string {
   cert.tbsView = new Uint8Array(cert.encodeTBS().toBER());
   cert.signatureValue = new asn1js.BitString({ valueHex: signDer(spec.issuerKey, cert.tbsView) });
   const der = Buffer.from(cert.toSchema().toBER());
-  return `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END CERTIFICATE-----\n`;
+  const lines = der.toString('base64').match(/.{1,64}/g) ?? [];
+  return `-----BEGIN CERTIFICATE-----\n${lines.join('\n')}\n-----END CERTIFICATE-----\n`;
 }
 
 /** RFC 5280 §4.1.2.5: UTCTime through 2049, GeneralizedTime from 2050. */
@@ -77,20 +78,19 @@ function validityTime(value: Date): pkijs.Time {
   return new pkijs.Time({ type: value.getUTCFullYear() < 2050 ? 0 : 1, value });
 }
 
-/** `CN=..., O=...` as a name; the organisation is always the sandbox. */
+/**
+ * `CN=..., O=...` with one attribute per RDN, as CAs write names (pkijs would put both in one
+ * multi-valued RDN, so the name is encoded here and handed to pkijs already encoded).
+ */
 function distinguishedName(commonName: string): pkijs.RelativeDistinguishedNames {
-  return new pkijs.RelativeDistinguishedNames({
-    typesAndValues: [
-      new pkijs.AttributeTypeAndValue({
-        type: OID.commonName,
-        value: new asn1js.Utf8String({ value: commonName }),
-      }),
-      new pkijs.AttributeTypeAndValue({
-        type: OID.organization,
-        value: new asn1js.Utf8String({ value: 'Orbit Sandbox' }),
-      }),
-    ],
+  const attribute = (type: string, value: string) =>
+    new asn1js.Set({
+      value: [new pkijs.AttributeTypeAndValue({ type, value: new asn1js.Utf8String({ value }) }).toSchema()],
+    });
+  const name = new asn1js.Sequence({
+    value: [attribute(OID.commonName, commonName), attribute(OID.organization, 'Orbit Sandbox')],
   });
+  return pkijs.RelativeDistinguishedNames.fromBER(name.toBER(false));
 }
 
 function extension(extnID: string, critical: boolean, value: asn1js.BaseBlock): pkijs.Extension {

@@ -58,6 +58,16 @@ describe('TDX quote v5', () => {
 describe('certificate chains', () => {
   const chain = parseCertificates(pki.pckChain, 'chain');
 
+  it('are well-formed PEM from the sandbox whatever the clock makes their length', () => {
+    for (let day = 0; day < 12; day++) {
+      const made = buildPki(Date.UTC(2026, 0, 1 + day * 31));
+      for (const pem of [made.pckChain, made.roguePckChain, made.deviceChain, made.rogueDeviceChain]) {
+        expect(pem).not.toMatch(/\n\n/);
+        expect(parseCertificates(pem, 'chain')).toHaveLength(3);
+      }
+    }
+  });
+
   it('accepts a chain without its root when the last certificate is signed by a trusted root', () => {
     const result = verifyChain(chain.slice(0, 2), [pki.intelRoot], NOW);
     expect(result).toMatchObject({ ok: true, length: 3 });
