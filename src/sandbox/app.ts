@@ -21,11 +21,14 @@ import * as responses from './routes/responses.js';
 import * as speech from './routes/speech.js';
 import * as subscriptionUsage from './routes/subscription-usage.js';
 import * as talk from './routes/talk.js';
+import * as tee from './routes/tee.js';
+import * as teeControl from './routes/tee-control.js';
 import * as transcribe from './routes/transcribe.js';
 import * as transcriptions from './routes/transcriptions.js';
 import * as video from './routes/video.js';
 import * as web from './routes/web.js';
 import * as x402 from './routes/x402.js';
+import { enclaveCapture, SIGNED_ROUTES } from './tee/capture.js';
 import type { SandboxContext, SandboxEnv } from './types.js';
 
 /** Route modules, one per area; a new area is one file and one line here. */
@@ -53,6 +56,8 @@ const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = 
   dataDirect,
   x402,
   embeddings,
+  tee,
+  teeControl,
 ];
 
 /** Envelope registry: the longest registered prefix of a path decides its error envelope. */
@@ -77,6 +82,8 @@ export function buildApp(ctx: SandboxContext): Hono<SandboxEnv> {
   app.use('*', requestIds());
   app.use('*', recorder(ctx));
   app.use('*', faultInjector(ctx));
+  // Before the routes: an enclave model's request and reply bytes are kept and signed.
+  for (const path of SIGNED_ROUTES) app.use(path, enclaveCapture(ctx));
   for (const area of AREAS) area.register(app, ctx);
 
   app.notFound((c) =>

@@ -3,4 +3,6 @@ export type { Envelope } from './errors.js';
 export type { ActiveFault, FaultControl, FaultSpec, ListedFault } from './faults.js';
 export { startSandbox } from './server.js';
 export type { KeyOptions, KeyRecord, SandboxState } from './state.js';
+export type { CorruptionPart, CorruptionSpec } from './tee/corruptions.js';
+export type { EnclaveOptions, SandboxEnclave, SignedReply } from './tee/enclave.js';
 export type { RecordedRequest, Sandbox, SandboxContext, SandboxOptions, SandboxTiming } from './types.js';

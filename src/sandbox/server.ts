@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { buildApp, createEnvelopes } from './app.js';
 import { FaultControl } from './faults.js';
 import { SandboxState } from './state.js';
+import { SandboxEnclave } from './tee/enclave.js';
 import type { RecordedRequest, Sandbox, SandboxContext, SandboxOptions, SandboxTiming } from './types.js';
 
 const DEFAULT_TIMING: SandboxTiming = { streamChunkDelayMs: 0 };
@@ -19,6 +20,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const requests: RecordedRequest[] = [];
   const state = new SandboxState(now);
   const faults = new FaultControl();
+  const tee = new SandboxEnclave(now);
   const ctx: SandboxContext = {
     state,
     faults,
@@ -30,6 +32,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     ...createEnvelopes(),
     closing: shutdown.signal,
+    tee,
   };
   const app = buildApp(ctx);
 
@@ -48,6 +51,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state,
     faults,
     requests,
+    tee,
     clearRequests: () => {
       requests.length = 0;
     },

@@ -54,6 +54,8 @@ export async function streamSse(
     'X-Request-ID': c.get('requestId'),
     ...options.headers,
   };
+  // An enclave model's reply is signed over the bytes as sent, so they pass through the tap.
+  const tap = c.get('sseTap') ?? ((text: string) => text);
   const outgoing = c.env?.outgoing;
   if (!outgoing) {
     // Not behind @hono/node-server (e.g. app.request in-process): send it all at once.
@@ -65,7 +67,7 @@ export async function streamSse(
       .slice(0, cutAt ?? sent.length)
       .map(formatFrame)
       .join('');
-    return c.body(text, 200, headers);
+    return c.body(tap(text), 200, headers);
   }
   outgoing.writeHead(200, headers);
   let closed = false;
@@ -78,13 +80,13 @@ export async function streamSse(
       return RESPONSE_ALREADY_SENT;
     }
     if (i === errorAt) {
-      for (const frame of options.errorFrames(streamError, i)) await write(outgoing, formatFrame(frame));
+      for (const frame of options.errorFrames(streamError, i)) await write(outgoing, tap(formatFrame(frame)));
       break;
     }
     const frame = frames[i];
     if (!frame) break;
     if (i > 0) await sleep(ctx.timing.streamChunkDelayMs, c.req.raw.signal, ctx.closing);
-    await write(outgoing, formatFrame(frame));
+    await write(outgoing, tap(formatFrame(frame)));
   }
   outgoing.end();
   return RESPONSE_ALREADY_SENT;

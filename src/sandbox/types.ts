@@ -2,6 +2,7 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Envelope } from './errors.js';
 import type { ActiveFault, FaultControl } from './faults.js';
 import type { SandboxState } from './state.js';
+import type { SandboxEnclave } from './tee/enclave.js';
 
 /** Durations the sandbox waits for; all default to 0 so tests run fast. Later areas add job timings. */
 export interface SandboxTiming {
@@ -73,6 +74,8 @@ export interface Sandbox {
   /** Every request seen (control routes excepted), oldest first; a live array. */
   requests: RecordedRequest[];
   clearRequests(): void;
+  /** Enclave models' attestation: sandbox roots, signing addresses, corruptions (src/sandbox/tee). */
+  tee: SandboxEnclave;
 }
 
 /** What every route module gets. */
@@ -88,6 +91,7 @@ export interface SandboxContext {
   envelopeFor(path: string): Envelope;
   /** Aborted when the sandbox closes, so pending waits end. */
   closing: AbortSignal;
+  tee: SandboxEnclave;
 }
 
 /** The request a client sent, as a route reached by internal forwarding or replay sees it. */
@@ -122,5 +126,7 @@ export type SandboxEnv = {
     /** The parsed body, or undefined when it was empty or not JSON. */
     bodyJson: unknown;
     fault: ActiveFault | undefined;
+    /** Sees each SSE chunk before it is sent and returns what to send (enclave byte capture). */
+    sseTap: ((text: string) => string) | undefined;
   };
 };

@@ -18,7 +18,7 @@ describe('sandbox model catalogs', () => {
     expect(body.data.length).toBeGreaterThanOrEqual(8);
     expect(Object.keys(body.data[0]).sort()).toEqual(['created', 'id', 'object', 'owned_by']);
     expect(ids(body)).toEqual(
-      expect.arrayContaining(['openai/gpt-sandbox', 'tee/llama-sandbox', 'sandbox/reasoner']),
+      expect.arrayContaining(['openai/gpt-sandbox', 'TEE/llama-sandbox', 'sandbox/reasoner']),
     );
   });
 
@@ -65,7 +65,11 @@ describe('sandbox model catalogs', () => {
       'openai/gpt-sandbox-mini',
       'anthropic/claude-sandbox',
     ]);
-    expect(mostUsed.slice(-2)).toEqual(['mistral/mistral-sandbox', 'tee/llama-sandbox']);
+    expect(mostUsed.slice(-3)).toEqual([
+      'mistral/mistral-sandbox',
+      'TEE/llama-sandbox',
+      'TEE/deepseek-sandbox',
+    ]);
     expect(ids(await get('/api/v1/models?sort=alphabetical'))).toEqual(ids(await get('/api/v1/models')));
   });
 
@@ -74,7 +78,7 @@ describe('sandbox model catalogs', () => {
     const included = ids(await get('/api/subscription/v1/models'));
     const paid = ids(await get('/api/paid/v1/models'));
     expect(included).toContain('openai/gpt-sandbox');
-    expect(paid).toContain('tee/llama-sandbox');
+    expect(paid).toContain('TEE/llama-sandbox');
     expect([...included, ...paid].sort()).toEqual([...all].sort());
   });
 
