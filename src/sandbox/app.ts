@@ -4,11 +4,13 @@ import { SandboxError } from './errors.js';
 import * as mediaFiles from './media/files.js';
 import { faultInjector, recorder, requestIds } from './middleware.js';
 import { errorReply } from './reply.js';
+import * as accounts from './routes/accounts.js';
 import * as chat from './routes/chat.js';
 import * as completions from './routes/completions.js';
 import * as control from './routes/control.js';
 import * as imageCatalog from './routes/image-catalog.js';
 import * as images from './routes/images.js';
+import * as management from './routes/management.js';
 import * as messages from './routes/messages.js';
 import * as models from './routes/models.js';
 import * as oauth from './routes/oauth.js';
@@ -16,6 +18,7 @@ import * as providers from './routes/providers.js';
 import * as responses from './routes/responses.js';
 import * as speech from './routes/speech.js';
 import * as transcribe from './routes/transcribe.js';
+import * as usage from './routes/usage.js';
 import * as video from './routes/video.js';
 import * as web from './routes/web.js';
 import type { SandboxContext, SandboxEnv } from './types.js';
@@ -37,6 +40,9 @@ const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = 
   speech,
   transcribe,
   mediaFiles,
+  accounts,
+  management,
+  usage,
 ];
 
 /** Envelope registry: the longest registered prefix of a path decides its error envelope. */
