@@ -5,6 +5,7 @@ import * as mediaFiles from './media/files.js';
 import { faultInjector, recorder, requestIds } from './middleware.js';
 import { errorReply } from './reply.js';
 import * as accounts from './routes/accounts.js';
+import * as batches from './routes/batches.js';
 import * as chat from './routes/chat.js';
 import * as completions from './routes/completions.js';
 import * as control from './routes/control.js';
@@ -43,6 +44,7 @@ const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = 
   accounts,
   management,
   usage,
+  batches,
 ];
 
 /** Envelope registry: the longest registered prefix of a path decides its error envelope. */
