@@ -18,8 +18,13 @@ import * as oauth from './routes/oauth.js';
 import * as providers from './routes/providers.js';
 import * as responses from './routes/responses.js';
 import * as speech from './routes/speech.js';
+import * as teamInvitations from './routes/team-invitations.js';
+import * as teamInviteLink from './routes/team-invite-link.js';
+import * as teamMembers from './routes/team-members.js';
+import * as teams from './routes/teams.js';
 import * as transcribe from './routes/transcribe.js';
 import * as usage from './routes/usage.js';
+import * as userSettings from './routes/user-settings.js';
 import * as video from './routes/video.js';
 import * as web from './routes/web.js';
 import type { SandboxContext, SandboxEnv } from './types.js';
@@ -45,6 +50,12 @@ const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = 
   management,
   usage,
   batches,
+  // Routes with literal segments (invitations/{token}, invite-link/{token}) before /api/teams/{team}/...
+  teamInvitations,
+  teamInviteLink,
+  teams,
+  teamMembers,
+  userSettings,
 ];
 
 /** Envelope registry: the longest registered prefix of a path decides its error envelope. */
