@@ -280,3 +280,24 @@ describe('management keys with a moving clock', () => {
     expect(res.body.error.message).toMatch(/expired/);
   });
 });
+
+describe('idempotency window', () => {
+  let now = Date.UTC(2025, 2, 12, 15, 30);
+  const sandbox = useSandbox({ now: () => now });
+
+  it('replays for a day, then the same Idempotency-Key makes a new key', async () => {
+    const create = () =>
+      send(sandbox(), 'POST', KEYS, {
+        headers: { ...bearer(T.keysWrite), 'idempotency-key': 'daily' },
+        body: { name: 'nightly' },
+      });
+    const first = await create();
+    now += 86_400_000 - 1;
+    expect((await create()).body.id).toBe(first.body.id);
+    now += 1;
+    const later = await create();
+    expect(later.status).toBe(201);
+    expect(later.body.id).not.toBe(first.body.id);
+    expect(later.headers.get('idempotent-replayed')).toBeNull();
+  });
+});

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_PEOPLE, SANDBOX_TEAMS } from '../../src/sandbox/accounts/fixtures.js';
+import {
+  SANDBOX_MANAGEMENT_TOKENS,
+  SANDBOX_PEOPLE,
+  SANDBOX_TEAMS,
+} from '../../src/sandbox/accounts/fixtures.js';
 import { asSession, bearer, send } from './accounts-helpers.js';
 import { useSandbox } from './helpers.js';
 
@@ -25,6 +29,14 @@ describe('team API auth (spec 1 §4.6, §5, §7.1 envelope 6)', () => {
     const res = await send(sandbox(), 'GET', '/api/teams', { headers: bearer(SANDBOX_PEOPLE.demo.apiKey) });
     expect(res.status).toBe(401);
     expect(res.body.message).toMatch(/session/);
+  });
+
+  it('refuses a management token: it cannot stand in for a browser session', async () => {
+    const res = await send(sandbox(), 'GET', '/api/teams', {
+      headers: bearer(SANDBOX_MANAGEMENT_TOKENS.all),
+    });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(teamEnvelope(401, 'UNAUTHORIZED'));
   });
 
   it('refuses an unknown session cookie', async () => {

@@ -79,5 +79,8 @@ export function rememberReply(
   key: string,
   reply: Omit<StoredReply, 'at'>,
 ): void {
-  store(state).set(`${scope}\n${key}`, { ...reply, at: state.now() });
+  const entries = store(state);
+  // Keys older than a day can never replay again; drop them so a long-running sandbox stays small.
+  for (const [id, entry] of entries) if (entry.at + TTL_MS <= state.now()) entries.delete(id);
+  entries.set(`${scope}\n${key}`, { ...reply, at: state.now() });
 }
