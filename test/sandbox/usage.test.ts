@@ -72,6 +72,15 @@ describe('subscription usage by API key (spec 1 §2.6, §4.4)', () => {
     expect(res.body.daily).toMatchObject({ used: 150, remaining: 0, percentUsed: 1 });
   });
 
+  it('declares the legacy envelope for this route only, not its /api/subscription/v1 neighbours', async () => {
+    await send(sandbox(), 'POST', '/__sandbox/faults', {
+      body: { match: { path: '/api/subscription/v1/models' }, status: 503 },
+    });
+    const models = await send(sandbox(), 'GET', '/api/subscription/v1/models');
+    expect(models.status).toBe(503);
+    expect(models.body.error).toMatchObject({ type: 'service_unavailable' });
+  });
+
   it('answers 401 missing_api_key in the legacy envelope without a key', async () => {
     const res = await send(sandbox(), 'GET', KEY_USAGE);
     expect(res.status).toBe(401);

@@ -22,7 +22,7 @@ const Retention = z.strictObject({
 });
 
 export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
-  ctx.setEnvelope('/api/user', 'teams');
+  ctx.setEnvelope('/api/user/', 'teams');
   ctx.setEnvelope('/api/subscription/referral-link', 'teams');
 
   app.patch('/api/user/default-team', (c) => {
