@@ -4,6 +4,8 @@ import { SandboxError } from './errors.js';
 import * as mediaFiles from './media/files.js';
 import { faultInjector, recorder, requestIds } from './middleware.js';
 import { errorReply } from './reply.js';
+import * as accounts from './routes/accounts.js';
+import * as batches from './routes/batches.js';
 import * as chat from './routes/chat.js';
 import * as completions from './routes/completions.js';
 import * as control from './routes/control.js';
@@ -13,18 +15,24 @@ import * as embeddings from './routes/embeddings.js';
 import * as evals from './routes/evals.js';
 import * as imageCatalog from './routes/image-catalog.js';
 import * as images from './routes/images.js';
+import * as management from './routes/management.js';
 import * as messages from './routes/messages.js';
 import * as models from './routes/models.js';
 import * as oauth from './routes/oauth.js';
 import * as providers from './routes/providers.js';
 import * as responses from './routes/responses.js';
 import * as speech from './routes/speech.js';
-import * as subscriptionUsage from './routes/subscription-usage.js';
 import * as talk from './routes/talk.js';
+import * as teamInvitations from './routes/team-invitations.js';
+import * as teamInviteLink from './routes/team-invite-link.js';
+import * as teamMembers from './routes/team-members.js';
+import * as teams from './routes/teams.js';
 import * as tee from './routes/tee.js';
 import * as teeControl from './routes/tee-control.js';
 import * as transcribe from './routes/transcribe.js';
 import * as transcriptions from './routes/transcriptions.js';
+import * as usage from './routes/usage.js';
+import * as userSettings from './routes/user-settings.js';
 import * as video from './routes/video.js';
 import * as web from './routes/web.js';
 import * as x402 from './routes/x402.js';
@@ -35,7 +43,6 @@ import type { SandboxContext, SandboxEnv } from './types.js';
 const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = [
   control,
   models,
-  subscriptionUsage,
   imageCatalog,
   providers,
   chat,
@@ -58,6 +65,16 @@ const AREAS: { register(app: Hono<SandboxEnv>, ctx: SandboxContext): void }[] = 
   embeddings,
   tee,
   teeControl,
+  accounts,
+  management,
+  usage,
+  batches,
+  // Routes with literal segments (invitations/{token}, invite-link/{token}) before /api/teams/{team}/...
+  teamInvitations,
+  teamInviteLink,
+  teams,
+  teamMembers,
+  userSettings,
 ];
 
 /** Envelope registry: the longest registered prefix of a path decides its error envelope. */

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { SandboxError } from './errors.js';
+import { findManagementToken } from './management/tokens.js';
 import { assertGrantUsable, assertSpendCap, recordSpend } from './oauth/limits.js';
 import { type KeyRecord, toNanos } from './state.js';
 import type { SandboxContext, SandboxEnv } from './types.js';
@@ -29,11 +30,15 @@ export function requireKey(c: Context<SandboxEnv>, ctx: SandboxContext): KeyReco
   if (!key) throw missingKeyError();
   const record = ctx.state.getKey(key);
   if (!record) {
-    throw new SandboxError(401, 'Invalid API key.', {
-      type: 'authentication_error',
-      code: 'invalid_api_key',
-    });
+    // Management tokens work on the management API only (spec 1 §4.3); say which credential to use.
+    const message = findManagementToken(ctx.state, key)
+      ? 'This is a management token; it works only on the management API. Inference, data, usage and batch routes take an API key.'
+      : 'Invalid API key.';
+    throw invalidKey(message);
   }
+  if (record.disabled) throw invalidKey('This API key is disabled.');
+  if (record.expiresAt !== undefined && record.expiresAt <= ctx.now())
+    throw invalidKey('This API key has expired.');
   assertGrantUsable(c, ctx, record);
   if (record.dailyRequestLimit !== undefined && record.requestsToday >= record.dailyRequestLimit) {
     throw dailyLimitError(
@@ -45,6 +50,9 @@ export function requireKey(c: Context<SandboxEnv>, ctx: SandboxContext): KeyReco
   record.requestsToday += 1;
   return record;
 }
+
+const invalidKey = (message: string): SandboxError =>
+  new SandboxError(401, message, { type: 'authentication_error', code: 'invalid_api_key' });
 
 /** A valid key when one is presented; never fails (catalog routes work without auth). */
 export function optionalKey(c: Context<SandboxEnv>, ctx: SandboxContext): KeyRecord | undefined {

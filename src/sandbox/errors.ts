@@ -68,8 +68,11 @@ export function renderError(error: SandboxError, envelope: Envelope): unknown {
       return { error: message, status, ...(code ? { code } : {}) };
     case 'batch':
       return { error: status, message };
-    case 'teams':
-      return { code: code ?? TEAM_CODES[status] ?? 'INTERNAL_ERROR', message, details: null, status };
+    case 'teams': {
+      // Team codes are upper-case; a shared error (fault, unknown route) gets the status's team code.
+      const teamCode = code && /^[A-Z_]+$/.test(code) ? code : (TEAM_CODES[status] ?? 'INTERNAL_ERROR');
+      return { code: teamCode, message, details: null, status };
+    }
     case 'image':
       return {
         error: { message, type, code: code ?? null, ...(param ? { parameter: param } : {}) },

@@ -29,6 +29,8 @@ export interface KeyOptions {
   showPaidModels?: boolean;
   /** Set on keys issued through OAuth. */
   grant?: KeyGrant;
+  /** Epoch ms after which the key stops working (keys made through the management API). */
+  expiresAt?: number;
 }
 
 /** What an OAuth-issued key carries (spec 1 §2.2, §4.2): its app, scope, origins, expiry and app spend cap. */
@@ -49,6 +51,8 @@ export interface Account {
 }
 
 export interface KeyRecord {
+  /** Public id (`key_NNNNNN`), the handle the management API uses; never the secret. */
+  id: string;
   key: string;
   label: string;
   account: Account;
@@ -63,6 +67,11 @@ export interface KeyRecord {
   subscriber: boolean;
   showPaidModels: boolean;
   grant: KeyGrant | undefined;
+  /** Epoch ms. */
+  createdAt: number;
+  expiresAt: number | undefined;
+  /** A disabled key is refused like an unknown one, but keeps its record. */
+  disabled: boolean;
 }
 
 /** Accounts, keys and per-area stores. Deterministic: ids come from counters, time from the given clock. */
@@ -72,7 +81,7 @@ export class SandboxState {
   private readonly collections = new Map<string, Map<string, unknown>>();
   private keyCounter = 0;
 
-  constructor(private readonly now: () => number) {
+  constructor(readonly now: () => number) {
     this.createKey({
       key: SANDBOX_DEMO_KEY,
       account: 'acct_demo',
@@ -97,6 +106,7 @@ export class SandboxState {
       account.balanceNanos = toNanos(options.balance);
     }
     this.keys.set(key, {
+      id: `key_${String(this.keyCounter).padStart(6, '0')}`,
       key,
       label: options.label ?? `key ${this.keyCounter}`,
       account,
@@ -110,6 +120,9 @@ export class SandboxState {
       subscriber: options.subscriber ?? false,
       showPaidModels: options.showPaidModels ?? false,
       grant: options.grant,
+      createdAt: this.now(),
+      expiresAt: options.expiresAt,
+      disabled: false,
     });
     return key;
   }
@@ -127,8 +140,17 @@ export class SandboxState {
     return record;
   }
 
+  /** The keys that spend from one account, oldest first. */
+  keysOf(accountId: string): KeyRecord[] {
+    return [...this.keys.values()].filter((record) => record.account.id === accountId);
+  }
+
   deleteKey(key: string): boolean {
     return this.keys.delete(key);
+  }
+
+  account(id: string): Account | undefined {
+    return this.accounts.get(id);
   }
 
   setBalance(key: string, usd: number): void {

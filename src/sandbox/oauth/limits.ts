@@ -18,7 +18,7 @@ export function capWindow(period: Period, now: number): number {
   return date.getUTCFullYear() * 12 + date.getUTCMonth();
 }
 
-function windowEnd(period: Period, window: number): number {
+export function windowEnd(period: Period, window: number): number {
   if (period === 'daily') return (window + 1) * DAY_MS;
   if (period === 'weekly') return ((window + 1) * 7 - 3) * DAY_MS;
   return Date.UTC(Math.floor((window + 1) / 12), (window + 1) % 12, 1);
