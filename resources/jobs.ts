@@ -1,4 +1,4 @@
-import { InputError } from '../src/http/errors.js';
+import { InputError } from '../src/errors.js';
 import { jobScope, jobs } from '../src/jobs/store.js';
 import { defineResource } from '../src/mcp/define-resource.js';
 import { URI_SCHEME } from '../src/word.js';

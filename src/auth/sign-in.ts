@@ -1,18 +1,13 @@
-import { AbortedError, OrbitError, type OrbitErrorOptions } from '../http/errors.js';
+import {
+  AbortedError,
+  SignInDeclinedError,
+  SignInFailedError,
+  SignInPendingError,
+  SignInRequiredError,
+} from '../errors.js';
 import { ENV_PREFIX } from '../word.js';
 import type { SignInPrompt } from './credentials.js';
 import type { ShortcutFlow, ShortcutResult } from './shortcut.js';
-
-/** A sign-in that did not (yet) produce a key; the message says what the person should do. */
-export class SignInError extends OrbitError {
-  constructor(
-    code: 'sign_in_required' | 'sign_in_pending' | 'sign_in_declined' | 'sign_in_failed',
-    message: string,
-    options: OrbitErrorOptions = {},
-  ) {
-    super(code, message, options);
-  }
-}
 
 export interface SignInOptions {
   baseUrl: string;
@@ -73,7 +68,7 @@ export class SignInManager {
       }
       if (answer && answer.action !== 'accept') {
         this.cancel();
-        throw new SignInError('sign_in_declined', 'Sign-in was declined, so nothing was called.', {
+        throw new SignInDeclinedError('Sign-in was declined, so nothing was called.', {
           fix: `Call the tool again when you want to sign in, or set ${ENV_PREFIX}API_KEY.`,
         });
       }
@@ -84,26 +79,21 @@ export class SignInManager {
     }
     if (!completed && !pending.browserOpened) {
       // The person only learns the link from this result, so return it now instead of waiting.
-      throw new SignInError(
-        'sign_in_required',
-        'Sign-in needed: open the link below in a browser and approve access.',
-        {
-          fix: 'After approving, call the tool again; it will then use the new key.',
-          details: { sign_in_url: url },
-        },
-      );
+      throw new SignInRequiredError('Sign-in needed: open the link below in a browser and approve access.', {
+        fix: 'After approving, call the tool again; it will then use the new key.',
+        details: { sign_in_url: url },
+      });
     }
     const outcome = await this.wait(pending, prompt);
     if (outcome === 'timeout') {
-      throw new SignInError('sign_in_pending', 'Still waiting for approval in the browser.', {
+      throw new SignInPendingError('Still waiting for approval in the browser.', {
         fix: 'Approve the request in the browser, then call the tool again.',
         details: completed ? undefined : { sign_in_url: url },
       });
     }
     if (!outcome.ok) {
       const denied = outcome.error === 'access_denied';
-      throw new SignInError(
-        'sign_in_failed',
+      throw new SignInFailedError(
         denied
           ? 'Sign-in was denied in the browser (access_denied); no key was issued.'
           : `Sign-in failed (${outcome.error}): ${outcome.description}`,
@@ -143,13 +133,13 @@ export class SignInManager {
         ttlMs: this.ttlMs,
       });
     } catch (error) {
-      throw new SignInError('sign_in_failed', `Could not start sign-in: ${(error as Error).message}`, {
+      throw new SignInFailedError(`Could not start sign-in: ${(error as Error).message}`, {
         fix: `Check ${ENV_PREFIX}BASE_URL and the network, then call again.`,
       });
     }
     if (generation !== this.generation) {
       flow.cancel();
-      throw new SignInError('sign_in_failed', 'The sign-in was cancelled.', {
+      throw new SignInFailedError('The sign-in was cancelled.', {
         fix: 'Call the tool again to sign in.',
       });
     }

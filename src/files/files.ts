@@ -1,5 +1,5 @@
 import { basename, join } from 'node:path';
-import { InputError } from '../http/errors.js';
+import { InputError } from '../errors.js';
 import { URI_SCHEME } from '../word.js';
 import type { MediaEntry, MediaStore } from './media-store.js';
 import { expandPath, usableRoots } from './roots.js';

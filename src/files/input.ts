@@ -1,4 +1,4 @@
-import { InputError } from '../http/errors.js';
+import { InputError } from '../errors.js';
 import { type Files, mb } from './files.js';
 import { mediaTypeOf } from './types.js';
 

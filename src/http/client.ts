@@ -1,9 +1,17 @@
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { type CredentialKind, type CredentialProvider, HOW_TO_GET } from '../auth/credentials.js';
+import {
+  AbortedError,
+  ConnectionError,
+  MissingCredentialError,
+  NoPlatformError,
+  type OrbitError,
+  StreamIncompleteError,
+  TimeoutError,
+} from '../errors.js';
 import type { Logger } from '../log.js';
 import { errorFromResponse } from './envelopes.js';
-import { AbortedError, ConnectionError, MissingCredentialError, OrbitError, StreamError } from './errors.js';
 import {
   DEFAULT_RETRY,
   isIdempotent,
@@ -219,7 +227,7 @@ export class HttpClient {
   private url(spec: RequestSpec): string {
     const base = this.options.baseUrl;
     if (base === undefined) {
-      throw new OrbitError('no_platform', 'No platform is configured, so there is nothing to call.', {
+      throw new NoPlatformError('No platform is configured, so there is nothing to call.', {
         fix: 'Set ORBIT_BASE_URL and ORBIT_API_KEY for the real platform, or restart with --sandbox to try everything offline.',
       });
     }
@@ -282,24 +290,19 @@ function networkFailure(
   const code = (error as { code?: string }).code;
   const reason = code ?? (error as Error).message;
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new ConnectionError('timeout', `The platform did not answer within ${context.timeoutMs} ms.`, {
+    return new TimeoutError(`The platform did not answer within ${context.timeoutMs} ms.`, {
       cause: error,
       fix: 'Try again, or raise ORBIT_TIMEOUT_MS.',
     });
   }
   if (code !== undefined && NOT_REACHED.has(code)) {
-    return new ConnectionError(
-      'connection_failed',
-      `Could not reach the platform at ${context.baseUrl} (${reason}).`,
-      {
-        cause: error,
-        fix: 'Check ORBIT_BASE_URL and the network, then call again.',
-      },
-    );
+    return new ConnectionError(`Could not reach the platform at ${context.baseUrl} (${reason}).`, {
+      cause: error,
+      fix: 'Check ORBIT_BASE_URL and the network, then call again.',
+    });
   }
   if (context.streaming) {
-    return new StreamError(
-      'stream_incomplete',
+    return new StreamIncompleteError(
       `The connection broke before the platform started the answer (${reason}).`,
       {
         cause: error,
@@ -308,7 +311,6 @@ function networkFailure(
     );
   }
   return new ConnectionError(
-    'connection_failed',
     `The connection closed before the platform replied (${reason}); the request may have been received.`,
     {
       cause: error,
@@ -358,15 +360,11 @@ async function readBody<T>(
     if (signal.aborted) throw new AbortedError();
     const code = (error as { code?: unknown } | null)?.code;
     const reason = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
-    throw new ConnectionError(
-      'connection_failed',
-      `The connection broke while the reply was being read (${reason}).`,
-      {
-        requestId,
-        cause: error,
-        fix: 'Call again; if it keeps happening, check the network or raise ORBIT_TIMEOUT_MS.',
-      },
-    );
+    throw new ConnectionError(`The connection broke while the reply was being read (${reason}).`, {
+      requestId,
+      cause: error,
+      fix: 'Call again; if it keeps happening, check the network or raise ORBIT_TIMEOUT_MS.',
+    });
   }
 }
 

@@ -12,7 +12,7 @@ import {
   RateLimitError,
   ServerError,
   UpstreamTimeoutError,
-} from './errors.js';
+} from '../errors.js';
 
 /**
  * The six error envelopes of spec 1 §7.1 (plus the image API's variant), tried in order.
@@ -150,20 +150,21 @@ export function errorFromResponse(
     details: parsed?.details,
     fix: fixFor(status, parsed?.code, meta.retryAfterMs),
   };
-  const [Kind, code] = classify(status);
-  return new Kind(code, message, options);
+  const Kind = classify(status);
+  return new Kind(message, options);
 }
 
-function classify(status: number): [typeof ApiError, string] {
-  if (status === 400 || status === 422) return [BadRequestError, 'bad_request'];
-  if (status === 401) return [AuthenticationError, 'unauthorized'];
-  if (status === 402) return [PaymentRequiredError, 'insufficient_balance'];
-  if (status === 403) return [PermissionError, 'forbidden'];
-  if (status === 404) return [NotFoundError, 'not_found'];
-  if (status === 409) return [ConflictError, 'conflict'];
-  if (status === 413) return [PayloadTooLargeError, 'payload_too_large'];
-  if (status === 429) return [RateLimitError, 'rate_limited'];
-  if (status === 408 || status === 504) return [UpstreamTimeoutError, 'upstream_timeout'];
-  if (status >= 500) return [ServerError, 'server_error'];
-  return [ApiError, 'api_error'];
+/** The class (and so the code) for an HTTP status. */
+function classify(status: number): typeof ApiError {
+  if (status === 400 || status === 422) return BadRequestError;
+  if (status === 401) return AuthenticationError;
+  if (status === 402) return PaymentRequiredError;
+  if (status === 403) return PermissionError;
+  if (status === 404) return NotFoundError;
+  if (status === 409) return ConflictError;
+  if (status === 413) return PayloadTooLargeError;
+  if (status === 429) return RateLimitError;
+  if (status === 408 || status === 504) return UpstreamTimeoutError;
+  if (status >= 500) return ServerError;
+  return ApiError;
 }

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { AbortedError, isOrbitError, StreamError } from './errors.js';
+import { AbortedError, isOrbitError, StreamFailedError, StreamIncompleteError } from '../errors.js';
 
 export interface SseEvent {
   /** The `event:` name, when the frame had one. */
@@ -109,8 +109,8 @@ function drain(chunks: AsyncIterator<Uint8Array>, body: SseBody, graceMs: number
   })();
 }
 
-function incomplete(message: string, options: SseOptions, cause?: unknown): StreamError {
-  return new StreamError('stream_incomplete', message, {
+function incomplete(message: string, options: SseOptions, cause?: unknown): StreamIncompleteError {
+  return new StreamIncompleteError(message, {
     requestId: options.requestId,
     cause,
     fix: 'The answer was cut off mid-way; call again. If it keeps happening, call without streaming.',
@@ -118,7 +118,7 @@ function incomplete(message: string, options: SseOptions, cause?: unknown): Stre
 }
 
 /** Mid-stream errors of the three formats: a chunk with finish_reason `error`, an `error` event, `response.failed`. */
-function errorIn(event: SseEvent, requestId: string | undefined): StreamError | undefined {
+function errorIn(event: SseEvent, requestId: string | undefined): StreamFailedError | undefined {
   const looksLikeError =
     event.event === 'error' || event.data.includes('"error"') || event.data.includes('response.failed');
   if (!looksLikeError) return undefined;
@@ -138,7 +138,7 @@ function errorIn(event: SseEvent, requestId: string | undefined): StreamError | 
   const failed = record.type === 'error' || record.type === 'response.failed' || event.event === 'error';
   if (!finishedWithError && !failed) return undefined;
   const detail = pickError(record);
-  return new StreamError('stream_error', detail.message ?? 'The platform reported an error mid-stream.', {
+  return new StreamFailedError(detail.message ?? 'The platform reported an error mid-stream.', {
     requestId,
     status: detail.status,
     upstreamCode: detail.code,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ResponseValidationError } from './errors.js';
+import { REPORT_UPSTREAM, UpstreamInvalidError } from '../errors.js';
 
 /** Validates an upstream reply at the boundary and names the first field that was wrong. */
 export function validateReply<S extends z.ZodType>(
@@ -12,13 +12,9 @@ export function validateReply<S extends z.ZodType>(
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue?.path.length ? issue.path.join('.') : '(body)';
-  throw new ResponseValidationError(
-    'unexpected_response',
+  throw new UpstreamInvalidError(
     `The platform's reply from ${route} did not match the spec at \`${field}\`: ${issue?.message ?? 'invalid'}.`,
-    {
-      requestId,
-      fix: 'This is a platform fault or a version mismatch; call again, or report it with the request id.',
-    },
+    { requestId, fix: REPORT_UPSTREAM, details: { field } },
   );
 }
 
@@ -27,14 +23,10 @@ export function parseJsonReply(text: string, requestId: string | undefined): unk
   try {
     return JSON.parse(text);
   } catch {
-    throw new ResponseValidationError(
-      'malformed_response',
-      'The platform sent a reply that is not valid JSON.',
-      {
-        requestId,
-        fix: 'This is a platform fault; call again in a moment.',
-        details: { preview: text.slice(0, 120) },
-      },
-    );
+    throw new UpstreamInvalidError('The platform sent a reply that is not valid JSON.', {
+      requestId,
+      fix: REPORT_UPSTREAM,
+      details: { preview: text.slice(0, 120) },
+    });
   }
 }

@@ -4,7 +4,7 @@ import {
   RateLimitError,
   ServerError,
   UpstreamTimeoutError,
-} from '../http/errors.js';
+} from '../errors.js';
 import type { Progress } from '../mcp/define-tool.js';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type Credential, StaticCredentials } from '../auth/credentials.js';
+import { isOrbitError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
-import { isOrbitError } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import { fingerprint } from './request-credentials.js';
 

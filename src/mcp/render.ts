@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { InputError, InternalError, isOrbitError, type OrbitError, OutputInvalidError } from '../errors.js';
 import { type MediaContent, mediaContent } from '../files/content.js';
 import type { Files } from '../files/files.js';
-import { InputError, isOrbitError, OrbitError } from '../http/errors.js';
 import type { Redactor } from '../secrets.js';
 import type { AnyTool } from './define-tool.js';
 
@@ -52,13 +52,29 @@ export function renderError(error: unknown, redactor: Redactor): ToolResult {
   return { content: [{ type: 'text', text: redactor.text(lines.join('\n')) }], isError: true };
 }
 
+/**
+ * Anything not already an OrbitError is unexpected here (arguments were checked before the tool
+ * ran, replies are validated at the boundary): reported by its message, never as the caller's fault.
+ */
 function asOrbitError(error: unknown): OrbitError {
   if (isOrbitError(error)) return error;
-  if (error instanceof z.ZodError) return inputErrorFrom(error);
   const message = error instanceof Error ? error.message : String(error);
-  return new OrbitError('internal_error', message, {
+  return new InternalError(message, {
     fix: 'This is unexpected; call again, and report it if it persists.',
   });
+}
+
+/** A tool's result that does not match its own output schema: our bug, said plainly. */
+export function outputErrorFrom(error: z.ZodError, tool: string): OutputInvalidError {
+  const issue = error.issues[0];
+  const field = issue?.path.length ? issue.path.join('.') : '(result)';
+  return new OutputInvalidError(
+    `${tool} produced a result that does not match its declared output at \`${field}\`: ${issue?.message ?? 'invalid'}.`,
+    {
+      fix: 'This is a bug in orbit-mcp, not in your arguments; call again, and report it if it repeats.',
+      details: { field },
+    },
+  );
 }
 
 /** Bad arguments: every problem, with the argument path, in one message. */

@@ -19,7 +19,7 @@ import { matchTemplate, type ResourceDefinition } from './define-resource.js';
 import type { AnyTool, Target, ToolContext } from './define-tool.js';
 import { instructionsFor } from './instructions.js';
 import { createProgress } from './progress.js';
-import { inputErrorFrom, renderError, renderResult, type ToolResult } from './render.js';
+import { inputErrorFrom, outputErrorFrom, renderError, renderResult, type ToolResult } from './render.js';
 import { clientRoots } from './roots.js';
 import { signInPrompt } from './sign-in.js';
 import { ToolTaskStore } from './tasks.js';
@@ -130,7 +130,9 @@ export function createMcpServer(deps: ServerDeps): Server {
       if (!parsed.success) throw inputErrorFrom(parsed.error);
       await ensureKey(tool, call, inTask ? { report() {} } : progress);
       const output = await tool.run(parsed.data, contextFor(call.signal, progress, inTask));
-      return await renderResult(tool, tool.output.parse(output), files, redactor);
+      const checked = tool.output.safeParse(output);
+      if (!checked.success) throw outputErrorFrom(checked.error, tool.name);
+      return await renderResult(tool, checked.data, files, redactor);
     } catch (error) {
       log.debug(`tool ${tool.name} failed`, {
         error: error instanceof Error ? error.message : String(error),

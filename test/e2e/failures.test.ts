@@ -73,7 +73,7 @@ describe('failures become isError results that name cause and fix', () => {
     h.sandbox.faults.add({ match: { path: '/api/tts' }, malformedBody: true, times: 1 });
     const result = await h.call('speech_generate', { text: 'hi', model: 'tts-mini', format: 'wav' });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^Error \(malformed_response\)[\s\S]*Request id: req_/);
+    expect(textOf(result)).toMatch(/^Error \(upstream_invalid\)[\s\S]*not your fault[\s\S]*Request id: req_/);
     await stillServes();
   });
 
@@ -93,7 +93,7 @@ describe('failures become isError results that name cause and fix', () => {
     h.sandbox.faults.add({ match: { path: '/api/web' }, malformedBody: true, times: 1 });
     const result = await h.call('web_search', { query: 'x' });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/malformed_response/);
+    expect(textOf(result)).toMatch(/upstream_invalid[\s\S]*not your fault/);
     await stillServes();
   });
 

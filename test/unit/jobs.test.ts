@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbortedError, RateLimitError, ServerError } from '../../src/http/errors.js';
+import { AbortedError, RateLimitError, ServerError } from '../../src/errors.js';
 import { JobStore } from '../../src/jobs/store.js';
 import { hintFromHeaders, type Step, waitForJob } from '../../src/jobs/wait.js';
 
@@ -65,7 +65,7 @@ describe('waitForJob', () => {
     const outcome = await waitForJob({
       poll: async () => {
         calls += 1;
-        if (calls === 1) throw new RateLimitError('rate_limited', 'slow down', { retryAfterMs: 200 });
+        if (calls === 1) throw new RateLimitError('slow down', { retryAfterMs: 200 });
         return { done: true, value: Date.now() - started };
       },
       progress: progress(),
@@ -79,7 +79,7 @@ describe('waitForJob', () => {
     let calls = 0;
     const poll = async (): Promise<Step<string>> => {
       calls += 1;
-      throw new ServerError('server_error', `boom ${calls}`, { status: 503 });
+      throw new ServerError(`boom ${calls}`, { status: 503 });
     };
     await expect(
       waitForJob({

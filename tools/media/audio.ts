@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OrbitError } from '../../src/http/errors.js';
+import { JobFailedError, REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
 import { parseJsonReply, validateReply } from '../../src/http/validate.js';
 import { hintFromHeaders, type Step, waitForJob } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
@@ -78,10 +78,10 @@ export async function settleAudio(
   };
   if (json.audioUrl) return { status: 'completed', ...base, ...(await fetchAudio(ctx, json.audioUrl)) };
   if (!json.runId)
-    throw new OrbitError(
-      'unexpected_response',
-      'The speech reply had neither audio, an audioUrl nor a runId.',
-    );
+    throw new UpstreamInvalidError('The speech reply had neither audio, an audioUrl nor a runId.', {
+      requestId: reply.requestId,
+      fix: REPORT_UPSTREAM,
+    });
   recordJob(ctx, {
     id: json.runId,
     kind: 'speech',
@@ -150,7 +150,7 @@ export async function awaitSpeech(
       error: message,
       next: 'speech_generate with new text',
     });
-    throw new OrbitError('job_failed', `Speech job ${runId} failed: ${message}`, {
+    throw new JobFailedError(`Speech job ${runId} failed: ${message}`, {
       upstreamCode: s.code,
       fix:
         s.code === 'CONTENT_POLICY_VIOLATION'

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { InputError } from '../../src/errors.js';
 import { LIMITS, readMediaInput } from '../../src/files/input.js';
-import { InputError } from '../../src/http/errors.js';
 import { defineTool, SPEND } from '../../src/mcp/define-tool.js';
 import { checkParameters, ImageReply, ImagesOut, imageModel, imagesText, saveImages } from './images.js';
 import { filesContent } from './shared.js';

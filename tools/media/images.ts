@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InputError } from '../../src/http/errors.js';
+import { InputError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { download, FileOut, saveBytes, whereSaved } from './shared.js';
 

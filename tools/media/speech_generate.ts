@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InputError } from '../../src/http/errors.js';
+import { InputError } from '../../src/errors.js';
 import { defineTool, SPEND } from '../../src/mcp/define-tool.js';
 import { AudioOut, audioText, awaitSpeech, settleAudio } from './audio.js';
 import { filesContent, knownJob, MaxWait, receiving } from './shared.js';

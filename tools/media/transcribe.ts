@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { InputError, JobFailedError } from '../../src/errors.js';
 import { LIMITS, readMediaInput } from '../../src/files/input.js';
-import { InputError, OrbitError } from '../../src/http/errors.js';
 import { hintFromHeaders, type Step, waitForJob } from '../../src/jobs/wait.js';
 import { defineTool, SPEND, type ToolContext } from '../../src/mcp/define-tool.js';
 import {
@@ -239,7 +239,7 @@ async function awaitTranscript(
       error: message,
       next: 'transcribe again',
     });
-    throw new OrbitError('job_failed', `Transcription ${runId} failed: ${message}`, {
+    throw new JobFailedError(`Transcription ${runId} failed: ${message}`, {
       fix: 'Check the audio file and transcribe again.',
       details: { run_id: runId },
     });

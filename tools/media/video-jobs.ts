@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OrbitError } from '../../src/http/errors.js';
+import { JobFailedError } from '../../src/errors.js';
 import { hintFromHeaders, type Step, seconds, waitForJob } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import {
@@ -218,7 +218,7 @@ export async function awaitVideo(
       next: 'video_generate again',
     });
     const refund = refunded !== undefined ? ` The pre-charge of ${refunded} USD was refunded.` : '';
-    throw new OrbitError('job_failed', `Video ${known.runId} ${state.status}: ${error}${refund}`, {
+    throw new JobFailedError(`Video ${known.runId} ${state.status}: ${error}${refund}`, {
       fix: 'Adjust the prompt or settings and call video_generate again.',
       details: { run_id: known.runId, ...(refunded !== undefined ? { refunded_usd: refunded } : {}) },
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InputError } from '../../src/http/errors.js';
+import { InputError } from '../../src/errors.js';
 import { defineTool, SPEND } from '../../src/mcp/define-tool.js';
 import { filesContent, MaxWait, recordJob } from './shared.js';
 import { Accepted, awaitVideo, VideoOut, videoText } from './video-jobs.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { InputError } from '../../src/errors.js';
 import { LIMITS, readMediaInput } from '../../src/files/input.js';
-import { InputError } from '../../src/http/errors.js';
 import { defineTool, SPEND, type ToolContext } from '../../src/mcp/define-tool.js';
 import { filesContent, MaxWait, recordJob } from './shared.js';
 import { Accepted, awaitVideo, VideoOut, videoText } from './video-jobs.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { InputError, REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
 import type { Api } from '../../src/http/client.js';
-import { InputError, StreamError } from '../../src/http/errors.js';
 import type { SseEvent } from '../../src/http/sse.js';
 import { defineTool, type Progress, SPEND } from '../../src/mcp/define-tool.js';
 import {
@@ -155,12 +155,11 @@ async function streamInto(
       try {
         apply(event);
       } catch (error) {
-        throw new StreamError(
-          'malformed_chunk',
+        throw new UpstreamInvalidError(
           `The platform sent a stream event that could not be read: ${(error as Error).message}`,
           {
             requestId: res.requestId,
-            fix: 'Call again; if it repeats, call with stream: false.',
+            fix: `${REPORT_UPSTREAM} Calling with stream: false may work meanwhile.`,
           },
         );
       }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InputError } from '../../src/http/errors.js';
+import { InputError } from '../../src/errors.js';
 import { defineTool, READ } from '../../src/mcp/define-tool.js';
 import { Conversation, conversation } from './shared.js';
 

@@ -7,7 +7,6 @@ import {
   type CredentialProvider,
   StaticCredentials,
 } from '../../../src/auth/credentials.js';
-import { type CallScope, HttpClient } from '../../../src/http/client.js';
 import {
   AbortedError,
   AuthenticationError,
@@ -16,9 +15,11 @@ import {
   NotFoundError,
   OrbitError,
   RateLimitError,
-  ResponseValidationError,
   ServerError,
-} from '../../../src/http/errors.js';
+  TimeoutError,
+  UpstreamInvalidError,
+} from '../../../src/errors.js';
+import { type CallScope, HttpClient } from '../../../src/http/client.js';
 import { createLogger } from '../../../src/log.js';
 import { type Handler, json, type ScriptedServer, silent, startServer, text } from './server.js';
 
@@ -92,25 +93,25 @@ describe('HttpClient.request', () => {
     expect(server.requests[0]?.headers['user-agent']).toBe('t');
   });
 
-  it('fails with unexpected_response naming the field path when a field has the wrong type', async () => {
+  it('fails with upstream_invalid naming the field path when a field has the wrong type', async () => {
     server.script(json(200, { data: [{ id: 'm1', context_length: 'big' }] }, { 'x-request-id': 'req_bad' }));
     const error = await failure(
       makeClient().api(scope()).request({ method: 'GET', path: '/api/v1/models', schema: Models }),
     );
-    expect(error).toBeInstanceOf(ResponseValidationError);
-    expect(error.code).toBe('unexpected_response');
+    expect(error).toBeInstanceOf(UpstreamInvalidError);
+    expect(error.code).toBe('upstream_invalid');
     expect(error.message).toContain('data.0.context_length');
     expect(error.message).toContain('/api/v1/models');
     expect(error.requestId).toBe('req_bad');
   });
 
-  it('fails with malformed_response when the reply is not JSON', async () => {
+  it('fails with upstream_invalid when the reply is not JSON', async () => {
     server.script(text(200, '{"data": [', { 'x-request-id': 'req_mal' }));
     const error = await failure(
       makeClient().api(scope()).request({ method: 'GET', path: '/api/v1/models', schema: Models }),
     );
-    expect(error).toBeInstanceOf(ResponseValidationError);
-    expect(error.code).toBe('malformed_response');
+    expect(error).toBeInstanceOf(UpstreamInvalidError);
+    expect(error.code).toBe('upstream_invalid');
     expect(error.requestId).toBe('req_mal');
     expect(error.details).toEqual({ preview: '{"data": [' });
   });
@@ -244,14 +245,14 @@ describe('HttpClient.request', () => {
     expect(error.message).toBe('Bad Request: missing model');
   });
 
-  it('fails with ConnectionError timeout when the server never answers', async () => {
+  it('fails with TimeoutError when the server never answers', async () => {
     server.script(silent);
     const error = await failure(
       makeClient({ timeoutMs: 100, maxRetries: 0 })
         .api(scope())
         .request({ method: 'GET', path: '/slow', schema: z.object({}) }),
     );
-    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toBeInstanceOf(TimeoutError);
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('100 ms');
     expect(server.requests).toHaveLength(1);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { errorFromResponse, parseEnvelope } from '../../../src/http/envelopes.js';
 import {
   ApiError,
   AuthenticationError,
@@ -13,7 +12,8 @@ import {
   RateLimitError,
   ServerError,
   UpstreamTimeoutError,
-} from '../../../src/http/errors.js';
+} from '../../../src/errors.js';
+import { errorFromResponse, parseEnvelope } from '../../../src/http/envelopes.js';
 
 describe('parseEnvelope', () => {
   it('reads the common envelope with type, code and param', () => {

@@ -1,7 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StaticCredentials } from '../../../src/auth/credentials.js';
+import {
+  AbortedError,
+  ConnectionError,
+  OrbitError,
+  StreamFailedError,
+  StreamIncompleteError,
+} from '../../../src/errors.js';
 import { HttpClient } from '../../../src/http/client.js';
-import { AbortedError, ConnectionError, OrbitError, StreamError } from '../../../src/http/errors.js';
 import { readSse, type SseBatch, type SseEvent } from '../../../src/http/sse.js';
 import { createLogger } from '../../../src/log.js';
 import { type Handler, json, type ScriptedServer, startServer } from './server.js';
@@ -173,7 +179,7 @@ describe('readSse', () => {
       readSse(chunks('data: 1\n\n', 'data: 2\n\n'), { requestId: 'req_eof' }),
     );
     expect(seen).toEqual([{ data: '1' }, { data: '2' }]);
-    expect(error).toBeInstanceOf(StreamError);
+    expect(error).toBeInstanceOf(StreamIncompleteError);
     expect(error.code).toBe('stream_incomplete');
     expect(error.requestId).toBe('req_eof');
     expect(error.fix).toMatch(/\w/);
@@ -208,7 +214,7 @@ describe('readSse', () => {
       ),
     );
     expect(seen).toHaveLength(1);
-    expect(error).toBeInstanceOf(StreamError);
+    expect(error).toBeInstanceOf(StreamFailedError);
     expect(error).toMatchObject({
       code: 'stream_error',
       status: 502,
@@ -271,7 +277,7 @@ describe('readSse', () => {
     }
     const { seen, error } = await collectFailure(readSse(broken(), { requestId: 'req_cut' }));
     expect(seen).toEqual([{ data: '1' }]);
-    expect(error).toBeInstanceOf(StreamError);
+    expect(error).toBeInstanceOf(StreamIncompleteError);
     expect(error.code).toBe('stream_incomplete');
     expect(error.message).toContain('UND_ERR_SOCKET');
     expect(error.requestId).toBe('req_cut');
@@ -351,7 +357,7 @@ describe('HttpClient.stream', () => {
     const res = await api().stream({ method: 'POST', path: '/api/v1/chat/completions', body: {} });
     const { seen, error } = await collectFailure(res.batches);
     expect(seen).toHaveLength(1);
-    expect(error).toBeInstanceOf(StreamError);
+    expect(error).toBeInstanceOf(StreamIncompleteError);
     expect(error.code).toBe('stream_incomplete');
     expect(error.requestId).toBe('req_stream');
   });
@@ -362,7 +368,7 @@ describe('HttpClient.stream', () => {
     const res = await api().stream({ method: 'POST', path: '/api/v1/chat/completions', body: {} });
     const { seen, error } = await collectFailure(res.batches);
     expect(seen).toHaveLength(2);
-    expect(error instanceof StreamError || error instanceof ConnectionError).toBe(true);
+    expect(error).toBeInstanceOf(StreamIncompleteError);
     expect(error.requestId).toBe('req_stream');
   });
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { MissingCredentialError, NoPlatformError } from '../../../src/errors.js';
 import { createFiles } from '../../../src/files/files.js';
 import { MediaStore } from '../../../src/files/media-store.js';
 import { errorFromResponse } from '../../../src/http/envelopes.js';
-import { MissingCredentialError, OrbitError } from '../../../src/http/errors.js';
 import { defineTool, READ } from '../../../src/mcp/define-tool.js';
-import { inputErrorFrom, renderError, renderResult } from '../../../src/mcp/render.js';
+import { inputErrorFrom, outputErrorFrom, renderError, renderResult } from '../../../src/mcp/render.js';
 import { createRedactor } from '../../../src/secrets.js';
 
 const redactor = createRedactor();
@@ -99,17 +99,29 @@ describe('renderError', () => {
     });
   });
 
-  it('turns a ZodError into invalid_input naming every bad argument path', () => {
+  it('names every bad argument path of the input', () => {
     const schema = z.object({ model: z.string(), options: z.object({ n: z.number().int().min(1) }) });
     const parsed = schema.safeParse({ model: 3, options: { n: 0 } });
-    expect(parsed.success).toBe(false);
-    const text = renderError(parsed.error, redactor).content[0];
-    expect(text?.type).toBe('text');
+    const text = renderError(inputErrorFrom(parsed.error!), redactor).content[0];
     const body = text && 'text' in text ? text.text : '';
     expect(body).toMatch(/^Error \(invalid_input\): Invalid arguments: /);
     expect(body).toContain('model: ');
     expect(body).toContain('options.n: ');
     expect(body).toContain('Fix: Correct the named arguments');
+  });
+
+  it("reports a result that breaks the tool's own output schema as our bug, never as bad input", () => {
+    const parsed = z.object({ images: z.array(z.object({ uri: z.string() })) }).safeParse({ images: [{}] });
+    const text = renderError(outputErrorFrom(parsed.error!, 'image_generate'), redactor).content[0];
+    const body = text && 'text' in text ? text.text : '';
+    expect(body).toMatch(/^Error \(output_invalid\): image_generate produced a result .* at `images.0.uri`/);
+    expect(body).toMatch(/bug in orbit-mcp, not in your arguments/);
+  });
+
+  it("reports a stray ZodError as internal, never as the caller's bad input", () => {
+    const parsed = z.object({ a: z.string() }).safeParse({});
+    const text = renderError(parsed.error, redactor).content[0];
+    expect(text && 'text' in text ? text.text : '').toMatch(/^Error \(internal_error\)/);
   });
 
   it('names (arguments) for a problem with the whole input', () => {
@@ -140,7 +152,7 @@ describe('renderError', () => {
   });
 
   it('renders a bare OrbitError without empty lines', () => {
-    expect(renderError(new OrbitError('no_platform', 'No platform.'), redactor).content).toEqual([
+    expect(renderError(new NoPlatformError('No platform.'), redactor).content).toEqual([
       { type: 'text', text: 'Error (no_platform): No platform.' },
     ]);
   });
