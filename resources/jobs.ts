@@ -1,5 +1,4 @@
 import { InputError } from '../src/errors.js';
-import { jobScope, jobs } from '../src/jobs/store.js';
 import { defineResource } from '../src/mcp/define-resource.js';
 import { URI_SCHEME } from '../src/word.js';
 
@@ -10,9 +9,9 @@ export default defineResource({
   description:
     'Last known state of a video, speech or transcription job: status, progress, cost, result, next call.',
   mimeType: 'application/json',
-  async list(ctx) {
+  async list({ jobs }) {
     return jobs
-      .list(jobScope(ctx))
+      .list()
       .slice(0, 20)
       .map((job) => ({
         uri: `${URI_SCHEME}://jobs/${job.id}`,
@@ -20,13 +19,14 @@ export default defineResource({
         title: `${job.kind} ${job.status}`,
       }));
   },
-  async read(params, ctx) {
-    const job = jobs.get(jobScope(ctx), params.id ?? '');
+  async read(params, { jobs }) {
+    const job = jobs.get(params.id ?? '');
     if (!job) {
       throw new InputError(`No job "${params.id}" is known to this server.`, {
         fix: 'Video runs started elsewhere: call video_recent or video_status with the run id.',
       });
     }
+    // What a later call needs to resume (a ticket) is the server's, not the reader's.
     const { resume: _resume, ...shown } = job;
     return { text: JSON.stringify(shown) };
   },

@@ -2,7 +2,7 @@
 
 import pkg from '../package.json' with { type: 'json' };
 import { DEFAULT_TOOLSETS } from '../src/config.js';
-import type { AnyTool } from '../src/mcp/define-tool.js';
+import type { AnyTool, Nature } from '../src/mcp/define-tool.js';
 import { PLATFORM_WORD } from '../src/word.js';
 
 /** MCPB fills `${name}` placeholders at install time; they are literal text here. */
@@ -52,20 +52,28 @@ export function manifestFor(tools: readonly AnyTool[]) {
   };
 }
 
+const NATURE_WORDS: Record<Nature, string> = {
+  read: 'reads',
+  spend: 'spends',
+  write: 'writes',
+  delete: 'deletes',
+};
+
+/** What a tool does and needs, from its operations: every nature and credential it can touch. */
 export function toolTable(tools: readonly AnyTool[]): string {
   const rows = tools.map((tool) => {
-    const nature = tool.annotations.destructiveHint
-      ? 'deletes'
-      : tool.annotations.readOnlyHint
-        ? 'reads'
-        : 'writes/spends';
+    const operations = Object.values(tool.operations);
+    const natures = unique(operations.map((op) => NATURE_WORDS[op.nature])).join(', ');
+    const credentials = unique(operations.map((op) => op.credential.replace('_', ' '))).join(', ');
     const on = DEFAULT_TOOLSETS.includes(tool.toolset) ? tool.toolset : `${tool.toolset} (off)`;
-    return `| \`${tool.name}\` | ${on} | ${nature} | ${tool.credential.replace('_', ' ')} | ${tool.description.replace(/\|/g, '\\|')} |`;
+    return `| \`${tool.name}\` | ${on} | ${natures} | ${credentials} | ${tool.description.replace(/\|/g, '\\|')} |`;
   });
   return ['| tool | toolset | nature | credential | what it does |', '|---|---|---|---|---|', ...rows].join(
     '\n',
   );
 }
+
+const unique = (values: string[]) => [...new Set(values)];
 
 /** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->`. */
 export function replaceBlock(document: string, name: string, body: string): string {

@@ -83,8 +83,7 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'sandbox') {
     const { startSandbox } = await import('./sandbox/index.js');
     const sandbox = await startSandbox({ port: port ?? 8788, quiet: false });
-    const { SANDBOX_DEMO_KEY } = await import('./sandbox/constants.js');
-    process.stderr.write(`Sandbox platform listening at ${sandbox.url}\nDemo API key: ${SANDBOX_DEMO_KEY}\n`);
+    process.stderr.write(`Sandbox platform listening at ${sandbox.url}\nDemo API key: ${sandbox.demoKey}\n`);
     await waitForSignal();
     await sandbox.close();
     return 0;
@@ -131,9 +130,15 @@ export async function main(argv: string[]): Promise<number> {
       'orbit-mcp: no platform configured (ORBIT_BASE_URL is not set). Tools will explain how to configure it; start with --sandbox to try everything offline.\n',
     );
   }
+  // The transports are handed what they serve; nothing in src/mcp imports the tools.
+  const [{ toolCatalog }, { resources }] = await Promise.all([
+    import('../tools/index.js'),
+    import('../resources/index.js'),
+  ]);
+  const registry = { tools: toolCatalog, resources };
   if (values.http) {
     const { serveHttp } = await import('./mcp/http.js');
-    const http = await serveHttp(runtime, {
+    const http = await serveHttp(runtime, registry, {
       port: port ?? 8787,
       host: values.host ?? '127.0.0.1',
       stateless: values.stateless ?? false,
@@ -146,7 +151,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { serveStdio } = await import('./mcp/stdio.js');
-  await serveStdio(runtime);
+  await serveStdio(runtime, registry);
   return 0;
 }
 

@@ -1,15 +1,15 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type Credential, type CredentialProvider, StaticCredentials } from './auth/credentials.js';
 import { CredentialStore } from './auth/store.js';
 import { StoredCredentials } from './auth/stored.js';
 import type { Config } from './config.js';
+import type { Target } from './context.js';
+import { type Credential, type CredentialProvider, StaticCredentials } from './credentials.js';
 import type { FilesConfig } from './files/files.js';
 import { MediaStore } from './files/media-store.js';
 import { HttpClient } from './http/client.js';
+import { JobStore } from './jobs/store.js';
 import { createLogger, registerSecret } from './log.js';
-import type { Target } from './mcp/define-tool.js';
-import { SANDBOX_DEMO_KEY } from './sandbox/constants.js';
 import { USER_AGENT } from './version.js';
 
 export type { Target };
@@ -21,6 +21,8 @@ export interface Runtime {
   client: HttpClient;
   credentials: CredentialProvider;
   files: FilesConfig;
+  /** Job records of every tenant; a connection sees its own. */
+  jobs: JobStore;
   close(): Promise<void>;
 }
 
@@ -38,8 +40,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // Streams pace their chunks like a real model, so a person watching sees the answer grow.
     const sandbox = await startSandbox({ quiet: true, timing: { streamChunkDelayMs: 20 } });
     stopSandbox = () => sandbox.close();
-    target = { kind: 'sandbox', baseUrl: sandbox.url };
-    credentials.push({ kind: 'api_key', value: SANDBOX_DEMO_KEY, source: 'sandbox' });
+    target = { kind: 'sandbox', baseUrl: sandbox.url, demoKey: sandbox.demoKey };
+    credentials.push({ kind: 'api_key', value: sandbox.demoKey, source: 'sandbox' });
   } else if (config.baseUrl) {
     target = { kind: 'platform', baseUrl: config.baseUrl };
   } else {
@@ -85,6 +87,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       // A remote tenant's forgotten files go from the disk too; a person's own files stay.
       media: new MediaStore({}, (entry) => entry.tenant !== 'local'),
     },
+    jobs: new JobStore(),
     async close() {
       stored?.close();
       await client.close();

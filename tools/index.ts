@@ -22,6 +22,7 @@ export const toolModules: Readonly<Record<string, ToolLoader>> = {
   music_generate: () => import('./media/music_generate.js'),
   transcribe: () => import('./media/transcribe.js'),
   transcribe_video_links: () => import('./media/transcribe_video_links.js'),
+  job_status: () => import('./media/job_status.js'),
   auth_status: () => import('./account/auth_status.js'),
   auth_login: () => import('./account/auth_login.js'),
   auth_logout: () => import('./account/auth_logout.js'),

@@ -2,10 +2,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { resources } from '../../resources/index.js';
-import { StaticCredentials } from '../../src/auth/credentials.js';
 import { loadConfig } from '../../src/config.js';
+import { StaticCredentials } from '../../src/credentials.js';
 import { MediaStore } from '../../src/files/media-store.js';
 import { HttpClient } from '../../src/http/client.js';
+import { JobStore } from '../../src/jobs/store.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { toolCatalog } from '../../tools/index.js';
 import { BENCH_OUTPUT_DIR } from './paths.js';
@@ -41,6 +42,7 @@ export async function startInProcess(baseUrl: string, apiKey: string): Promise<I
     files: { outputDir: BENCH_OUTPUT_DIR, media: new MediaStore() },
     trust: 'local',
     tenant: 'local',
+    jobs: new JobStore(),
     target: { kind: 'platform', baseUrl },
     version: 'bench',
   });

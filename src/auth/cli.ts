@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
+import { type Credential, HOW_TO_GET } from '../credentials.js';
 import { ENV_PREFIX } from '../word.js';
-import { type Credential, HOW_TO_GET } from './credentials.js';
 import { isDesktop, openBrowser } from './desktop.js';
 import { startShortcut } from './shortcut.js';
 import { CredentialStore } from './store.js';

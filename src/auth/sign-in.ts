@@ -1,3 +1,4 @@
+import type { SignInPrompt } from '../credentials.js';
 import {
   AbortedError,
   SignInDeclinedError,
@@ -6,7 +7,6 @@ import {
   SignInRequiredError,
 } from '../errors.js';
 import { ENV_PREFIX } from '../word.js';
-import type { SignInPrompt } from './credentials.js';
 import type { ShortcutFlow, ShortcutResult } from './shortcut.js';
 
 export interface SignInOptions {

@@ -14,8 +14,8 @@ import {
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { z } from 'zod';
+import type { CredentialKind } from '../credentials.js';
 import { ENV_PREFIX } from '../word.js';
-import type { CredentialKind } from './credentials.js';
 
 /**
  * The per-user credential file: keys from sign-in (and the management token and session when set

@@ -1,4 +1,3 @@
-import { type Logger, registerSecret } from '../log.js';
 import {
   type Credential,
   type CredentialKind,
@@ -6,7 +5,8 @@ import {
   type CredentialStatus,
   describeCredentials,
   type SignInPrompt,
-} from './credentials.js';
+} from '../credentials.js';
+import { type Logger, registerSecret } from '../log.js';
 import { isDesktop, openBrowser } from './desktop.js';
 import { SignInManager, type SignInOptions } from './sign-in.js';
 import type { CredentialStore } from './store.js';

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { type CredentialKind, type CredentialProvider, HOW_TO_GET } from '../auth/credentials.js';
+import { type CredentialKind, type CredentialProvider, HOW_TO_GET } from '../credentials.js';
 import {
   AbortedError,
   ConnectionError,
@@ -17,8 +17,8 @@ import {
   isIdempotent,
   nextDelay,
   type Outcome,
-  parseRetryAfter,
   type RetryPolicy,
+  retryAfterMs,
 } from './retry.js';
 import { readSse, type SseBatch, type SseEvent } from './sse.js';
 import { parseJsonReply, validateReply } from './validate.js';
@@ -52,6 +52,8 @@ export interface ApiResponse<T> {
   status: number;
   requestId?: string;
   headers: Record<string, string>;
+  /** The server's hint for when to ask again (a poll of a job still running), when it gave one. */
+  retryAfterMs?: number;
 }
 
 export interface SseResponse {
@@ -119,7 +121,13 @@ export class HttpClient {
         const requestId = requestIdOf(res.headers);
         const text = await readBody(() => res.body.text(), scope.signal, requestId);
         const data = validateReply(spec.schema, parseJsonReply(text, requestId), requestId, spec.path);
-        return { data, status: res.statusCode, requestId, headers: flatHeaders(res.headers) };
+        return {
+          data,
+          status: res.statusCode,
+          requestId,
+          headers: flatHeaders(res.headers),
+          retryAfterMs: retryAfterMs(res.headers),
+        };
       },
       stream: async (spec) => {
         const res = await this.send(
@@ -202,15 +210,15 @@ export class HttpClient {
         });
         if (res.statusCode < 400) return res;
         const requestId = requestIdOf(res.headers);
-        const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+        const retryAfter = retryAfterMs(res.headers);
         const text = await res.body.text().catch(() => '');
         failure = errorFromResponse(res.statusCode, safeJson(text), {
           requestId,
-          retryAfterMs,
+          retryAfterMs: retryAfter,
           rawText: text,
         });
         if (res.statusCode === 401 && credential) await scope.credentials.rejected(credential);
-        outcome = { kind: 'status', status: res.statusCode, retryAfterMs };
+        outcome = { kind: 'status', status: res.statusCode, retryAfterMs: retryAfter };
       } catch (error) {
         if (scope.signal.aborted) throw new AbortedError();
         const code = (error as { code?: string }).code;

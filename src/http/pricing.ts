@@ -31,3 +31,11 @@ export function readPricing(value: unknown): Pricing | undefined {
   }
   return undefined;
 }
+
+/** A cost header on binary replies (`x-<word>-cost`), matched by pattern, never by the literal word. */
+export function costFromHeaders(headers: Record<string, string>): number | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    if (/^x-[a-z0-9]+-cost$/i.test(name) && Number.isFinite(Number(value))) return Number(value);
+  }
+  return undefined;
+}

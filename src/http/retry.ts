@@ -25,14 +25,27 @@ export function isIdempotent(method: string, hasIdempotencyKey: boolean): boolea
   return IDEMPOTENT_METHODS.has(method.toUpperCase()) || hasIdempotencyKey;
 }
 
-/** Seconds or an HTTP date, as the header allows; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const raw = Array.isArray(value) ? value[0] : value;
-  if (raw === undefined || raw.trim() === '') return undefined;
+/** A server asking for more than a day is misconfigured; its hint is capped there. */
+export const MAX_RETRY_AFTER_MS = 86_400_000;
+
+type HeaderValue = string | string[] | undefined;
+
+/**
+ * The one reader of a server's "ask again later" hint, for errors and for polls alike:
+ * `retry-after-ms` when present, else `Retry-After` as seconds (fractions allowed) or an HTTP date.
+ * Undefined when absent or unreadable; never negative, never over a day.
+ */
+export function retryAfterMs(headers: Record<string, HeaderValue>, now = Date.now()): number | undefined {
+  const first = (value: HeaderValue) => (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
+  const cap = (ms: number) => Math.min(MAX_RETRY_AFTER_MS, Math.max(0, ms));
+  const ms = first(headers['retry-after-ms']);
+  if (ms !== undefined && Number.isFinite(Number(ms))) return cap(Number(ms));
+  const raw = first(headers['retry-after']);
+  if (raw === undefined) return undefined;
   const seconds = Number(raw);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  if (Number.isFinite(seconds)) return cap(seconds * 1000);
   const date = Date.parse(raw);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : cap(date - now);
 }
 
 export type Outcome =

@@ -1,16 +1,12 @@
-import { createHash } from 'node:crypto';
-import type { ToolContext } from '../mcp/define-tool.js';
-
 /**
  * Last known state of every long job this process started or looked at, for `orbit://jobs/{id}`
  * and for resuming a wait. Kept in memory (jobs live on the platform; this is a view), bounded,
- * and scoped to the platform and the API key, so one user never reads another's jobs.
+ * and kept per tenant: one caller never reads another's jobs.
  */
-export type JobKind = 'video' | 'speech' | 'transcription';
-
 export interface JobRecord {
   id: string;
-  kind: JobKind;
+  /** What kind of job: video, speech, transcription, evaluation... (open: areas add their own). */
+  kind: string;
   model?: string;
   /** The platform's own status word (IN_QUEUE, pending, completed...). */
   status: string;
@@ -31,16 +27,40 @@ export interface JobRecord {
   resume?: Record<string, unknown>;
 }
 
-const MAX_JOBS = 500;
+export type JobPatch = Partial<JobRecord> & Pick<JobRecord, 'id' | 'kind'>;
 
+/** One tenant's view of the jobs. */
+export interface Jobs {
+  /** Creates or updates a job; fields not given keep their value. */
+  record(patch: JobPatch): JobRecord;
+  get(id: string): JobRecord | undefined;
+  /** Newest first. */
+  list(): JobRecord[];
+}
+
+const MAX_JOBS = 5_000;
+const MAX_JOBS_PER_TENANT = 500;
+
+/** The process-wide store; each connection sees its tenant's part through `forTenant`. */
 export class JobStore {
   private readonly jobs = new Map<string, JobRecord>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Creates or updates a job; fields not given keep their value. */
-  upsert(scope: string, patch: Partial<JobRecord> & Pick<JobRecord, 'id' | 'kind'>): JobRecord {
-    const key = `${scope}|${patch.id}`;
+  forTenant(tenant: string): Jobs {
+    const prefix = `${tenant}|`;
+    return {
+      record: (patch) => this.upsert(`${prefix}${patch.id}`, prefix, patch),
+      get: (id) => this.jobs.get(`${prefix}${id}`),
+      list: () =>
+        [...this.jobs.entries()]
+          .filter(([key]) => key.startsWith(prefix))
+          .map(([, job]) => job)
+          .reverse(),
+    };
+  }
+
+  private upsert(key: string, prefix: string, patch: JobPatch): JobRecord {
     const stamp = new Date(this.now()).toISOString();
     const previous = this.jobs.get(key);
     const record: JobRecord = {
@@ -49,40 +69,29 @@ export class JobStore {
       polls: 0,
       created_at: stamp,
       ...previous,
-      ...stripUndefined(patch),
+      ...definedOnly(patch),
       id: patch.id,
       kind: patch.kind,
       updated_at: stamp,
     };
+    // Re-inserted, so Map order is the order of last change: the oldest go first below.
     this.jobs.delete(key);
     this.jobs.set(key, record);
-    if (this.jobs.size > MAX_JOBS) this.jobs.delete(this.jobs.keys().next().value as string);
+    let mine = 0;
+    for (const other of this.jobs.keys()) if (other.startsWith(prefix)) mine++;
+    if (mine > MAX_JOBS_PER_TENANT) {
+      for (const other of this.jobs.keys()) {
+        if (other.startsWith(prefix)) {
+          this.jobs.delete(other);
+          break;
+        }
+      }
+    }
+    if (this.jobs.size > MAX_JOBS) this.jobs.delete(this.jobs.keys().next().value!);
     return record;
   }
-
-  get(scope: string, id: string): JobRecord | undefined {
-    return this.jobs.get(`${scope}|${id}`);
-  }
-
-  /** This scope's jobs, newest first. */
-  list(scope: string): JobRecord[] {
-    const prefix = `${scope}|`;
-    return [...this.jobs.entries()]
-      .filter(([key]) => key.startsWith(prefix))
-      .map(([, job]) => job)
-      .reverse();
-  }
 }
 
-function stripUndefined<T extends object>(value: T): Partial<T> {
+function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** The process-wide store. */
-export const jobs = new JobStore();
-
-/** Platform plus a fingerprint of the API key (never the key itself). */
-export function jobScope(ctx: Pick<ToolContext, 'api' | 'credentials'>): string {
-  const key = ctx.credentials.get('api_key')?.value ?? '';
-  return `${ctx.api.baseUrl}|${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 }

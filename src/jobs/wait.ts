@@ -3,9 +3,10 @@ import {
   ConnectionError,
   RateLimitError,
   ServerError,
+  TimeoutError,
   UpstreamTimeoutError,
 } from '../errors.js';
-import type { Progress } from '../mcp/define-tool.js';
+import type { Progress } from '../progress.js';
 
 /**
  * The one waiting machine for long jobs (video, async speech, async transcription): poll with a
@@ -22,6 +23,8 @@ export type Step<T> =
       state: 'queued' | 'running' | 'unknown';
       /** A readable line: "in queue, position 3", "rendering, 40%". */
       message: string;
+      /** The platform's own status word, for the job record (IN_QUEUE, pending...). */
+      status?: string;
       /** Share done in [0,1], when the platform says. */
       fraction?: number;
       /** The server's hint for the next poll (Retry-After on the reply). */
@@ -113,7 +116,10 @@ export async function waitForJob<T>(spec: WaitSpec<T>): Promise<WaitOutcome<T>> 
 
 function isTransient(error: unknown): boolean {
   return (
-    error instanceof ServerError || error instanceof UpstreamTimeoutError || error instanceof ConnectionError
+    error instanceof ServerError ||
+    error instanceof UpstreamTimeoutError ||
+    error instanceof ConnectionError ||
+    error instanceof TimeoutError
   );
 }
 
@@ -136,16 +142,4 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/** Reads a poll hint from reply headers: `retry-after-ms`, else `Retry-After` in seconds (fractions allowed). */
-export function hintFromHeaders(headers: Record<string, string>): number | undefined {
-  const ms = Number(headers['retry-after-ms']);
-  if (headers['retry-after-ms'] !== undefined && Number.isFinite(ms) && ms >= 0) return ms;
-  const raw = headers['retry-after'];
-  if (raw === undefined) return undefined;
-  const secs = Number(raw);
-  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }

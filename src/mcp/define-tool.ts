@@ -1,46 +1,34 @@
 import type { z } from 'zod';
-import type { CredentialKind, CredentialProvider } from '../auth/credentials.js';
 import type { Toolset } from '../config.js';
+import type { ToolContext } from '../context.js';
+import type { CredentialKind } from '../credentials.js';
 import type { MediaContent } from '../files/content.js';
-import type { Files } from '../files/files.js';
-import type { Api } from '../http/client.js';
-import type { Logger } from '../log.js';
 
-export type { Files, LocalFile, SavedFile } from '../files/files.js';
+export type { Files, LocalFile, Progress, SavedFile, Target, ToolContext } from '../context.js';
 
-/** Honest hints for the client (MCP tool annotations). */
+/**
+ * What one kind of call does to the world. `read` changes nothing and costs nothing; `spend` costs
+ * money (paid generation); `write` creates or changes something; `delete` removes something.
+ */
+export type Nature = 'read' | 'spend' | 'write' | 'delete';
+
+/** The credential a call needs: one of the three kinds, none (public), or optional (a key adds detail). */
+export type CredentialNeed = CredentialKind | 'none' | 'optional';
+
+/** One operation of a tool: what it needs and what it does. */
+export interface OperationSpec {
+  nature: Nature;
+  credential: CredentialNeed;
+  /** Calling twice with the same arguments has no further effect (reads are; a keyed create is). */
+  idempotent?: boolean;
+}
+
+/** Honest hints for the client (MCP tool annotations), derived from the operations. */
 export interface ToolAnnotations {
   readOnlyHint: boolean;
   destructiveHint: boolean;
   idempotentHint: boolean;
   openWorldHint: boolean;
-}
-
-/** Reports progress to the client; a no-op unless the caller sent a progress token. */
-export interface Progress {
-  /** A readable message; `fraction` in [0,1] when the share done is known. Never goes backwards. */
-  report(message: string, fraction?: number): void;
-  /** Drops a report still waiting out the throttle, when the result is about to say it all. */
-  discard?(): void;
-}
-
-/** Which platform the server talks to; `none` until ORBIT_BASE_URL is set. */
-export type Target =
-  | { kind: 'platform'; baseUrl: string }
-  | { kind: 'sandbox'; baseUrl: string }
-  | { kind: 'none' };
-
-/** Everything a tool may use. A tool knows nothing about transports or the SDK. */
-export interface ToolContext {
-  target: Target;
-  api: Api;
-  progress: Progress;
-  signal: AbortSignal;
-  log: Logger;
-  credentials: CredentialProvider;
-  files: Files;
-  /** True when the call runs as an MCP task: waits may then last as long as the job does. */
-  inTask?: boolean;
 }
 
 /**
@@ -49,17 +37,16 @@ export interface ToolContext {
  */
 export type ExtraContent = MediaContent | { type: 'media'; uri: string };
 
-export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
   name: string;
   title: string;
   /** What it does, when to use it, what comes back, what to call next. Short: every word costs tokens. */
   description: string;
   toolset: Toolset;
-  /** The credential it needs; 'none' for public routes, 'optional' when a key only adds detail. */
-  credential: CredentialKind | 'none' | 'optional';
   input: I;
   output: O;
-  annotations: ToolAnnotations;
+  /** Works on this machine only (sign-in state), never reaching the platform. */
+  local?: boolean;
   run(args: z.infer<I>, ctx: ToolContext): Promise<z.infer<O>>;
   /** Compact text for the model; defaults to JSON of the result. */
   text?(result: z.infer<O>): string;
@@ -69,32 +56,59 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   task?: boolean;
 }
 
-export type AnyTool = ToolDefinition<z.ZodObject, z.ZodObject>;
+/**
+ * A tool does one kind of thing (`nature`, `credential`), or it is one half of a read/write pair
+ * (github-mcp-server's `issue_read` / `issue_write`): `operations` names each operation of its
+ * `operation` argument with what that operation needs and does, so the tool's hints hold for every
+ * call it can make, and read-only mode hides every tool that can write.
+ */
+export type ToolSpec<I extends z.ZodObject, O extends z.ZodObject> = ToolCommon<I, O> &
+  (({ operations?: undefined } & OperationSpec) | { operations: Record<string, OperationSpec> });
 
-/** Identity function that keeps the types of input and output together. */
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
-  tool: ToolDefinition<I, O>,
-): AnyTool {
-  return tool as unknown as AnyTool;
+/** The normalized form every tool takes once defined. */
+export interface AnyTool extends ToolCommon<z.ZodObject, z.ZodObject> {
+  /** Each operation by its `operation` value; a one-purpose tool has the single key `call`. */
+  operations: Readonly<Record<string, OperationSpec>>;
+  /** True for a read/write pair tool, whose input carries `operation`. */
+  paired: boolean;
+  annotations: ToolAnnotations;
 }
 
-/** Common annotation sets, so each tool states its nature in one word. */
-export const READ: ToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: true,
-};
-export const SPEND: ToolAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: true,
-};
-export const WRITE: ToolAnnotations = SPEND;
-export const DELETE: ToolAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: true,
-  openWorldHint: true,
-};
+/** The operation a call makes. */
+export function operationOf(tool: AnyTool, args: unknown): OperationSpec {
+  if (!tool.paired) return tool.operations.call!;
+  const name = (args as { operation?: unknown } | undefined)?.operation;
+  return (typeof name === 'string' && tool.operations[name]) || mostDemanding(tool);
+}
+
+/** Keeps the types of input and output together, and derives the hints from what the tool does. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: ToolSpec<I, O>): AnyTool {
+  const { operations: declared, ...rest } = spec as ToolCommon<I, O> & {
+    operations?: Record<string, OperationSpec>;
+  } & Partial<OperationSpec>;
+  const operations = declared ?? {
+    call: { nature: rest.nature!, credential: rest.credential!, idempotent: rest.idempotent },
+  };
+  const tool = {
+    ...(rest as unknown as ToolCommon<z.ZodObject, z.ZodObject>),
+    operations,
+    paired: declared !== undefined,
+    annotations: annotationsFor(Object.values(operations), spec.local === true),
+  };
+  return tool;
+}
+
+export function annotationsFor(operations: readonly OperationSpec[], local: boolean): ToolAnnotations {
+  return {
+    readOnlyHint: operations.every((op) => op.nature === 'read'),
+    destructiveHint: operations.some((op) => op.nature === 'delete'),
+    idempotentHint: operations.every((op) => op.nature === 'read' || op.idempotent === true),
+    openWorldHint: !local,
+  };
+}
+
+/** When the operation is unreadable (arguments not parsed yet), assume the one that needs the most. */
+function mostDemanding(tool: AnyTool): OperationSpec {
+  const rank: Record<Nature, number> = { read: 0, write: 1, spend: 2, delete: 3 };
+  return Object.values(tool.operations).sort((a, b) => rank[b.nature] - rank[a.nature])[0]!;
+}

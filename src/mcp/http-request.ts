@@ -3,10 +3,9 @@
  * against DNS rebinding, the capped JSON body, and JSON replies.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Credential } from '../auth/credentials.js';
 import { ConfigSchema, type Toolset } from '../config.js';
-import { SANDBOX_DEMO_KEY } from '../sandbox/constants.js';
-import type { Target } from './define-tool.js';
+import type { Target } from '../context.js';
+import type { Credential } from '../credentials.js';
 
 /**
  * Bearer or x-api-key; with --sandbox an anonymous request gets the demo key, never elsewhere.
@@ -17,7 +16,7 @@ export function requestCredential(req: IncomingMessage, target: Target): Credent
   const bearer = auth?.match(/^Bearer\s+(\S+)$/i)?.[1];
   const value = bearer ?? header(req, 'x-api-key');
   if (value) return { kind: 'api_key', value, source: 'request' };
-  if (target.kind === 'sandbox') return { kind: 'api_key', value: SANDBOX_DEMO_KEY, source: 'sandbox' };
+  if (target.kind === 'sandbox') return { kind: 'api_key', value: target.demoKey, source: 'sandbox' };
   return undefined;
 }
 

@@ -8,10 +8,8 @@ import {
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { resources } from '../../resources/index.js';
-import { toolCatalog } from '../../tools/index.js';
-import type { Credential } from '../auth/credentials.js';
 import type { Toolset } from '../config.js';
+import type { Credential } from '../credentials.js';
 import { createLogger } from '../log.js';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
@@ -42,7 +40,7 @@ import {
   resourceMetadata,
   wwwAuthenticate,
 } from './resource-metadata.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, type Registry } from './server.js';
 
 export interface HttpOptions {
   port: number;
@@ -70,7 +68,11 @@ export interface RunningHttp {
  * session is opened, a session serves the key that opened it and no other, every bound holds
  * before work starts, and its files and jobs are its own (the tenant is the key's fingerprint).
  */
-export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise<RunningHttp> {
+export async function serveHttp(
+  runtime: Runtime,
+  registry: Registry,
+  options: HttpOptions,
+): Promise<RunningHttp> {
   const mcpPath = options.path ?? '/mcp';
   const sessions = new SessionRegistry({ ...DEFAULT_SESSION_LIMITS, ...options.limits });
   const keys = new KeyChecker(runtime.client, createLogger(runtime.config.logLevel));
@@ -78,15 +80,15 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
 
   const newServer = (credential: Credential, toolsets: Toolset[] | undefined, session?: Session) =>
     createMcpServer({
+      ...registry,
       config: runtime.config,
       client: runtime.client,
       credentials: new RequestCredentials(credential, (refused) => {
         keys.forget(refused);
         if (session) session.refused = true;
       }),
-      tools: toolCatalog,
-      resources,
       files: runtime.files,
+      jobs: runtime.jobs,
       trust: 'remote',
       tenant: fingerprint(credential).slice(0, 32),
       secrets: [credential.value],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Credential, StaticCredentials } from '../auth/credentials.js';
+import { type Credential, StaticCredentials } from '../credentials.js';
 import { isOrbitError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Logger } from '../log.js';

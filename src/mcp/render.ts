@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { InputError, InternalError, isOrbitError, type OrbitError, OutputInvalidError } from '../errors.js';
+import { InternalError, isOrbitError, type OrbitError, OutputInvalidError } from '../errors.js';
 import { type MediaContent, mediaContent } from '../files/content.js';
 import type { Files } from '../files/files.js';
 import type { Redactor } from '../secrets.js';
@@ -75,15 +75,4 @@ export function outputErrorFrom(error: z.ZodError, tool: string): OutputInvalidE
       details: { field },
     },
   );
-}
-
-/** Bad arguments: every problem, with the argument path, in one message. */
-export function inputErrorFrom(error: z.ZodError): InputError {
-  const problems = error.issues.map((issue) => {
-    const path = issue.path.length ? issue.path.join('.') : '(arguments)';
-    return `${path}: ${issue.message}`;
-  });
-  return new InputError(`Invalid arguments: ${problems.join('; ')}.`, {
-    fix: 'Correct the named arguments (see the tool input schema) and call again.',
-  });
 }

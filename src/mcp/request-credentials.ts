@@ -5,7 +5,7 @@ import {
   type CredentialProvider,
   type CredentialStatus,
   describeCredentials,
-} from '../auth/credentials.js';
+} from '../credentials.js';
 
 /** A credential's identity without its value: sessions are bound to it, rejections remembered by it. */
 export function fingerprint(credential: Credential): string {

@@ -8,35 +8,48 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CredentialProvider } from '../auth/credentials.js';
 import type { Config, Toolset } from '../config.js';
+import type { CredentialProvider } from '../credentials.js';
 import { createFiles, type FilesConfig, type Trust } from '../files/files.js';
 import type { HttpClient } from '../http/client.js';
+import type { JobStore } from '../jobs/store.js';
 import { createLogger, type LogLevel } from '../log.js';
 import { createRedactor } from '../secrets.js';
+import { parseArguments } from './arguments.js';
 import type { ToolCatalog } from './catalog.js';
 import { matchTemplate, type ResourceDefinition } from './define-resource.js';
-import type { AnyTool, Target, ToolContext } from './define-tool.js';
+import {
+  type AnyTool,
+  type OperationSpec,
+  operationOf,
+  type Target,
+  type ToolContext,
+} from './define-tool.js';
 import { instructionsFor } from './instructions.js';
 import { createProgress } from './progress.js';
-import { inputErrorFrom, outputErrorFrom, renderError, renderResult, type ToolResult } from './render.js';
+import { outputErrorFrom, renderError, renderResult, type ToolResult } from './render.js';
 import { clientRoots } from './roots.js';
 import { signInPrompt } from './sign-in.js';
 import { ToolTaskStore } from './tasks.js';
 
-export interface ServerDeps {
+/** What the server offers: the tool listing (modules loaded on first call) and the resources. */
+export interface Registry {
+  tools: ToolCatalog;
+  resources: readonly ResourceDefinition[];
+}
+
+export interface ServerDeps extends Registry {
   config: Config;
   client: HttpClient;
   credentials: CredentialProvider;
-  /** The tool listing and the modules behind it, loaded on first call. */
-  tools: ToolCatalog;
-  resources: readonly ResourceDefinition[];
   /** Output folder, operator-shared folders and the media registry (process-wide). */
   files: FilesConfig;
   /** `local` over stdio (the person's own machine), `remote` over HTTP (a stranger). */
   trust: Trust;
   /** Whose files and jobs these are: `local`, or the fingerprint of the caller's key over HTTP. */
   tenant: string;
+  /** The process-wide job records; this connection sees its tenant's. */
+  jobs: JobStore;
   /** Secrets of this connection (the caller's key over HTTP), redacted from everything sent. */
   secrets?: readonly string[];
   target: Target;
@@ -92,6 +105,7 @@ export function createMcpServer(deps: ServerDeps): Server {
     warn: (message) => log.warning(message),
   });
 
+  const jobs = deps.jobs.forTenant(deps.tenant);
   const contextFor = (
     signal: AbortSignal,
     progress: ToolContext['progress'],
@@ -104,16 +118,18 @@ export function createMcpServer(deps: ServerDeps): Server {
     log,
     credentials: deps.credentials,
     files,
+    jobs,
     inTask,
   });
 
-  /** Signs in first when the tool needs an API key and none is configured (only a provider that can sign in does). */
+  /** Signs in first when the call needs an API key and none is configured (only a provider that can sign in does). */
   const ensureKey = async (
-    tool: AnyTool,
+    operation: OperationSpec,
     call: { signal: AbortSignal; requestId: string | number },
     progress: ToolContext['progress'],
   ) => {
-    if (tool.credential !== 'api_key' || !deps.credentials.signIn || deps.credentials.get('api_key')) return;
+    if (operation.credential !== 'api_key' || !deps.credentials.signIn || deps.credentials.get('api_key'))
+      return;
     await deps.credentials.signIn(signInPrompt(server, call, progress));
   };
 
@@ -126,10 +142,9 @@ export function createMcpServer(deps: ServerDeps): Server {
     inTask: boolean,
   ): Promise<ToolResult> => {
     try {
-      const parsed = tool.input.safeParse(args ?? {});
-      if (!parsed.success) throw inputErrorFrom(parsed.error);
-      await ensureKey(tool, call, inTask ? { report() {} } : progress);
-      const output = await tool.run(parsed.data, contextFor(call.signal, progress, inTask));
+      const parsed = parseArguments(tool, args);
+      await ensureKey(operationOf(tool, parsed), call, inTask ? { report() {} } : progress);
+      const output = await tool.run(parsed, contextFor(call.signal, progress, inTask));
       const checked = tool.output.safeParse(output);
       if (!checked.success) throw outputErrorFrom(checked.error, tool.name);
       return await renderResult(tool, checked.data, files, redactor);

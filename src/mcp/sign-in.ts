@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { SignInPrompt } from '../auth/credentials.js';
+import type { SignInPrompt } from '../credentials.js';
 import type { Progress } from './define-tool.js';
 
 /**

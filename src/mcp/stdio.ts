@@ -1,19 +1,17 @@
-import { resources } from '../../resources/index.js';
-import { toolCatalog } from '../../tools/index.js';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, type Registry } from './server.js';
 import { StdioLineTransport } from './stdio-transport.js';
 
 /** Serves one client over stdin/stdout; stdout carries protocol messages only. */
-export async function serveStdio(runtime: Runtime): Promise<void> {
+export async function serveStdio(runtime: Runtime, registry: Registry): Promise<void> {
   const server = createMcpServer({
+    ...registry,
     config: runtime.config,
     client: runtime.client,
     credentials: runtime.credentials,
-    tools: toolCatalog,
-    resources,
     files: runtime.files,
+    jobs: runtime.jobs,
     trust: 'local',
     tenant: 'local',
     version: VERSION,

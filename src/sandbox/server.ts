@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { buildApp, createEnvelopes } from './app.js';
+import { SANDBOX_DEMO_KEY } from './constants.js';
 import { FaultControl } from './faults.js';
 import { SandboxState } from './state.js';
 import { SandboxEnclave } from './tee/enclave.js';
@@ -48,6 +49,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     url,
     port,
+    demoKey: SANDBOX_DEMO_KEY,
     state,
     faults,
     requests,

@@ -68,6 +68,8 @@ export interface Sandbox {
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   url: string;
   port: number;
+  /** A key that always exists, with a balance: what `--sandbox` uses for the person. */
+  demoKey: string;
   close(): Promise<void>;
   state: SandboxState;
   faults: FaultControl;

@@ -12,15 +12,17 @@ import {
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
 import { resources } from '../../resources/index.js';
-import type { Credential } from '../../src/auth/credentials.js';
 import type { SignInOptions } from '../../src/auth/sign-in.js';
 import { CredentialStore } from '../../src/auth/store.js';
 import { StoredCredentials } from '../../src/auth/stored.js';
 import { loadConfig } from '../../src/config.js';
+import type { Credential } from '../../src/credentials.js';
 import { MediaStore } from '../../src/files/media-store.js';
 import { HttpClient } from '../../src/http/client.js';
+import { JobStore } from '../../src/jobs/store.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { toolCatalog } from '../../tools/index.js';
+import { recordOutcome } from '../helpers/harness.js';
 
 export interface StdioLike {
   client: Client;
@@ -74,6 +76,7 @@ export async function startStdioLike(options: StdioLikeOptions): Promise<StdioLi
     files: { outputDir: options.configDir, media: new MediaStore() },
     trust: 'local',
     tenant: 'local',
+    jobs: new JobStore(),
     target: { kind: 'platform', baseUrl: options.baseUrl },
     version: 'test',
   });
@@ -103,10 +106,12 @@ export async function startStdioLike(options: StdioLikeOptions): Promise<StdioLi
     elicited,
     completed,
     async call(name, args = {}, onprogress) {
-      return (await client.callTool({ name, arguments: args }, undefined, {
+      const result = (await client.callTool({ name, arguments: args }, undefined, {
         onprogress,
         timeout: 90_000,
       })) as CallToolResult;
+      recordOutcome(name, result.isError === true);
+      return result;
     },
     async close() {
       credentials.close();

@@ -26,6 +26,7 @@ import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { SANDBOX_DEMO_KEY, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { answerInBrowser, launchBrowser, skipBrowserTests } from '../auth/browser.js';
 import { captureStderr } from '../auth/server.js';
+import { registry } from '../helpers/registry.js';
 
 /** What an MCP client keeps for OAuth, in memory; the browser is sent to the link it is given. */
 class BrowserOAuthProvider implements OAuthClientProvider {
@@ -106,7 +107,7 @@ describe.skipIf(skipBrowserTests)('the remote endpoint as an OAuth protected res
     [sandbox, browser] = await Promise.all([startSandbox({ quiet: true }), launchBrowser()]);
     // The sandbox runs alone, as with `orbit-mcp sandbox`: the server treats it as any platform.
     runtime = await createRuntime(loadConfig({ baseUrl: sandbox.url, logLevel: 'debug' }, {}));
-    http = await serveHttp(runtime, { port: 0, host: '127.0.0.1', stateless: false });
+    http = await serveHttp(runtime, registry, { port: 0, host: '127.0.0.1', stateless: false });
   });
   afterAll(async () => {
     stderr.stop();

@@ -186,6 +186,10 @@ describe.skipIf(skipBrowserTests)('sign-in over stdio, with a real browser', () 
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('sign_in_declined');
     expect(sandbox.requests.filter((r) => r.path === '/api/v1/chat/completions')).toHaveLength(0);
+    // auth_login asked directly says the same, and stores nothing.
+    const login = await call(server, 'auth_login');
+    expect(login.isError).toBe(true);
+    expect(textOf(login)).toMatch(/sign_in_declined[\s\S]*Fix:/);
   });
 
   it('refuses a callback with a wrong state at the loopback, and the real approval still works', async () => {

@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/config.js';
 import { type RunningHttp, serveHttp } from '../../src/mcp/http.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
+import { registry } from '../helpers/registry.js';
 
 const IDLE_MS = 300;
 let runtime: Runtime;
@@ -20,7 +21,7 @@ let http: RunningHttp;
 beforeAll(async () => {
   // The in-process sandbox paces stream chunks (20 ms each): a chat call lasts a few hundred ms.
   runtime = await createRuntime(loadConfig({ logLevel: 'error' }, {}), { sandbox: true });
-  http = await serveHttp(runtime, {
+  http = await serveHttp(runtime, registry, {
     port: 0,
     host: '127.0.0.1',
     stateless: false,
@@ -309,7 +310,12 @@ describe('request size', () => {
 describe('sessions per key', () => {
   let small: RunningHttp;
   beforeAll(async () => {
-    small = await serveHttp(runtime, { port: 0, host: '127.0.0.1', stateless: false, limits: { perKey: 2 } });
+    small = await serveHttp(runtime, registry, {
+      port: 0,
+      host: '127.0.0.1',
+      stateless: false,
+      limits: { perKey: 2 },
+    });
   });
   afterAll(async () => {
     await small?.close();

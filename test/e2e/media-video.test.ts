@@ -301,7 +301,7 @@ describe('video_generate as an MCP task', () => {
   it('lists task support and runs as a task for a task-capable client', async () => {
     const { tools } = await h.client.listTools();
     const taskTools = tools.filter((t) => t.execution?.taskSupport === 'optional').map((t) => t.name);
-    expect(taskTools.sort()).toEqual(['speech_generate', 'transcribe', 'video_generate']);
+    expect(taskTools.sort()).toEqual(['job_status', 'speech_generate', 'transcribe', 'video_generate']);
     const seen: string[] = [];
     let final: Out | undefined;
     const progress: Progress[] = [];

@@ -233,16 +233,25 @@ describe('speech_generate', () => {
     ).toBe(true);
   });
 
-  it('hands back a run_id past the wait, and resumes with it', async () => {
+  it('hands back a run_id past the wait, and job_status (a free read) finishes it', async () => {
     const text = 'Another long narration. '.repeat(20);
     const first = await h.call('speech_generate', { text, model: 'tts-studio', max_wait_s: 0 });
     expect(first.isError).toBeFalsy();
     expect(out(first)).toMatchObject({
       status: 'pending',
-      next: expect.stringContaining('speech_generate with run_id'),
+      next: expect.stringContaining('job_status with run_id'),
     });
-    const done = await h.call('speech_generate', { run_id: out(first).run_id });
-    expect(out(done).status).toBe('completed');
+    h.sandbox.clearRequests();
+    const done = await h.call('job_status', { run_id: out(first).run_id });
+    expect(out(done)).toMatchObject({
+      kind: 'speech',
+      status: 'completed',
+      uri: expect.stringMatching(/^orbit:/),
+    });
+    // Only status polls and the download: nothing paid again.
+    expect(h.sandbox.requests.map((r) => r.path).filter((p) => p !== '/api/tts/status')).toEqual([
+      expect.stringContaining('/media/'),
+    ]);
   });
 
   it('reports an async content-policy error', async () => {
@@ -292,9 +301,18 @@ describe('speech_generate', () => {
     }
   });
 
-  it('asks for text or a run id', async () => {
+  it('job_status says plainly when it knows no such job, and what to pass', async () => {
+    const unknown = await h.call('job_status', { run_id: 'tts_nope' });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/No speech or transcription job "tts_nope"[\s\S]*kind: "speech"/);
+    const ticketless = await h.call('job_status', { run_id: 'tr_other', kind: 'transcription' });
+    expect(textOf(ticketless)).toMatch(/no ticket for transcription tr_other/);
+  });
+
+  it('asks for text', async () => {
     const result = await h.call('speech_generate', {});
-    expect(textOf(result)).toMatch(/Nothing to speak/);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/invalid_input[\s\S]*text/);
   });
 });
 
@@ -361,10 +379,10 @@ describe('transcribe', () => {
     });
     expect(out(first)).toMatchObject({
       status: 'pending',
-      next: expect.stringContaining('transcribe with run_id'),
+      next: expect.stringContaining('job_status with run_id'),
     });
-    const done = await h.call('transcribe', { run_id: out(first).run_id });
-    expect(out(done).status).toBe('completed');
+    const done = await h.call('job_status', { run_id: out(first).run_id });
+    expect(out(done)).toMatchObject({ kind: 'transcription', status: 'completed', text: expect.any(String) });
   });
 
   it('reports a failed async transcription as an error', async () => {
@@ -443,8 +461,8 @@ describe('files and roots', () => {
     const record = JSON.parse(resourceText(job.contents[0]));
     expect(record).toMatchObject({
       kind: 'transcription',
-      status: 'pending',
-      next: expect.stringContaining('transcribe'),
+      status: 'processing',
+      next: expect.stringContaining('job_status'),
     });
     expect(record.resume).toBeUndefined();
     const { resources } = await h.client.listResources();

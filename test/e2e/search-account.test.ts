@@ -59,6 +59,16 @@ describe('auth_status', () => {
     expect(out.credentials).toContainEqual({ kind: 'session', present: false });
     expect(JSON.stringify(result)).not.toContain('sk-orbit-sandbox-demo');
   });
+
+  it('refuses an argument it does not take, instead of dropping it without a word', async () => {
+    for (const tool of ['auth_status', 'auth_logout']) {
+      const result = await h.call(tool, { verbose: true });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/invalid_input\): Unknown argument `verbose`[\s\S]*takes no arguments/);
+    }
+    const typo = await h.call('web_search', { query: 'x', limt: 3 });
+    expect(textOf(typo)).toMatch(/Unknown argument `limt`[\s\S]*web_search takes: query, .*limit/);
+  });
 });
 
 describe('auth_status without credentials', () => {

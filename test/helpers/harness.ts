@@ -2,6 +2,7 @@
  * In-process end-to-end harness: a real sandbox on a free port, the real server factory, and a
  * real MCP client connected over the SDK's in-memory transport pair.
  */
+import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,11 +14,13 @@ import {
   ListRootsRequestSchema,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
+import { inject } from 'vitest';
 import { resources } from '../../resources/index.js';
-import { type Credential, type CredentialProvider, StaticCredentials } from '../../src/auth/credentials.js';
 import { type ConfigInput, loadConfig } from '../../src/config.js';
+import { type Credential, type CredentialProvider, StaticCredentials } from '../../src/credentials.js';
 import { MediaStore } from '../../src/files/media-store.js';
 import { HttpClient } from '../../src/http/client.js';
+import { JobStore } from '../../src/jobs/store.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
@@ -86,8 +89,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     files: { outputDir, allowDirs: options.allowDirs, media: options.media ?? new MediaStore() },
     trust: options.trust ?? 'local',
     tenant: options.tenant ?? 'local',
+    jobs: new JobStore(),
     secrets: options.secrets,
-    target: { kind: 'sandbox', baseUrl: sandbox.url },
+    target: { kind: 'sandbox', baseUrl: sandbox.url, demoKey: sandbox.demoKey },
     version: 'test',
   });
   const client = new Client(
@@ -106,12 +110,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     sandbox,
     outputDir,
     async call(name, args = {}, callOptions = {}) {
-      const result = await client.callTool({ name, arguments: args }, undefined, {
+      const result = (await client.callTool({ name, arguments: args }, undefined, {
         onprogress: callOptions.onprogress,
         signal: callOptions.signal,
         timeout: 60_000,
-      });
-      return result as CallToolResult;
+      })) as CallToolResult;
+      recordOutcome(name, result.isError === true);
+      return result;
     },
     async close() {
       await client.close();
@@ -121,6 +126,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await rm(outputDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Notes which tools end-to-end tests saw succeed and fail (checked by test/setup/tool-coverage.ts). */
+export function recordOutcome(tool: string, isError: boolean): void {
+  appendFileSync(
+    join(inject('toolCoverageDir'), `${process.pid}.jsonl`),
+    `${JSON.stringify({ tool, isError })}\n`,
+  );
 }
 
 /** The text of the first text content item. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AbortedError, RateLimitError, ServerError } from '../../src/errors.js';
 import { JobStore } from '../../src/jobs/store.js';
-import { hintFromHeaders, type Step, waitForJob } from '../../src/jobs/wait.js';
+import { type Step, waitForJob } from '../../src/jobs/wait.js';
 
 const progress = () => {
   const lines: { message: string; fraction?: number }[] = [];
@@ -112,21 +112,24 @@ describe('waitForJob', () => {
   });
 });
 
-describe('hintFromHeaders', () => {
-  it('prefers retry-after-ms, then Retry-After seconds', () => {
-    expect(hintFromHeaders({ 'retry-after-ms': '250', 'retry-after': '3' })).toBe(250);
-    expect(hintFromHeaders({ 'retry-after': '2' })).toBe(2000);
-    expect(hintFromHeaders({})).toBeUndefined();
-  });
-});
-
 describe('JobStore', () => {
-  it('keeps jobs per scope and merges updates', () => {
+  it('keeps jobs per tenant and merges updates', () => {
     const store = new JobStore(() => 0);
-    store.upsert('a', { id: 'j1', kind: 'video', status: 'IN_QUEUE', next: 'video_status' });
-    store.upsert('a', { id: 'j1', kind: 'video', status: 'COMPLETED' });
-    expect(store.get('a', 'j1')).toMatchObject({ status: 'COMPLETED', next: 'video_status' });
-    expect(store.get('b', 'j1')).toBeUndefined();
-    expect(store.list('a')).toHaveLength(1);
+    const a = store.forTenant('a');
+    a.record({ id: 'j1', kind: 'video', status: 'IN_QUEUE', next: 'video_status' });
+    a.record({ id: 'j1', kind: 'video', status: 'COMPLETED' });
+    expect(a.get('j1')).toMatchObject({ status: 'COMPLETED', next: 'video_status' });
+    expect(store.forTenant('b').get('j1')).toBeUndefined();
+    expect(store.forTenant('b').list()).toEqual([]);
+    expect(a.list()).toHaveLength(1);
+  });
+
+  it('keeps at most 500 jobs per tenant, forgetting the one changed longest ago', () => {
+    const store = new JobStore(() => 0);
+    const a = store.forTenant('a');
+    for (let n = 0; n < 501; n++) a.record({ id: `j${n}`, kind: 'evaluation' });
+    expect(a.list()).toHaveLength(500);
+    expect(a.get('j0')).toBeUndefined();
+    expect(a.get('j500')).toBeDefined();
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, WRITE } from '../../src/mcp/define-tool.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
 
 /**
  * Needs an API key, so the server's sign-in step runs before it whenever none is configured
@@ -15,7 +15,8 @@ export default defineTool({
   input: z.object({}),
   output: z.object({ signed_in: z.boolean(), source: z.string().optional(), note: z.string().optional() }),
   // It makes the platform issue a key and stores it, so it is not read-only.
-  annotations: { ...WRITE, idempotentHint: true },
+  nature: 'write',
+  idempotent: true,
   async run(_args, { target, credentials }) {
     const key = credentials.get('api_key');
     if (key) return { signed_in: true, source: key.source };

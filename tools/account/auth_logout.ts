@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DELETE, defineTool } from '../../src/mcp/define-tool.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
 
 export default defineTool({
   name: 'auth_logout',
@@ -10,7 +10,8 @@ export default defineTool({
   credential: 'none',
   input: z.object({}),
   output: z.object({ removed: z.array(z.enum(['api_key', 'management_token', 'session'])) }),
-  annotations: { ...DELETE, openWorldHint: false },
+  nature: 'delete',
+  local: true,
   async run(_args, { credentials }) {
     return { removed: credentials.forget ? await credentials.forget() : [] };
   },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, READ } from '../../src/mcp/define-tool.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
 
 export default defineTool({
   name: 'auth_status',
@@ -21,7 +21,8 @@ export default defineTool({
     ),
     can_sign_in: z.boolean(),
   }),
-  annotations: { ...READ, openWorldHint: false },
+  nature: 'read',
+  local: true,
   async run(_args, { target, credentials }) {
     return {
       platform: target.kind,

@@ -1,19 +1,11 @@
 import { z } from 'zod';
-import { JobFailedError, REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
+import { REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
+import { costFromHeaders } from '../../src/http/pricing.js';
 import { parseJsonReply, validateReply } from '../../src/http/validate.js';
-import { hintFromHeaders, type Step, waitForJob } from '../../src/jobs/wait.js';
+import { followJob, jobDone, jobFailed, nextCall } from '../../src/jobs/follow.js';
+import type { Step } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
-import {
-  costFromHeaders,
-  download,
-  FileFields,
-  type FileOut,
-  nextCall,
-  recordJob,
-  saveBytes,
-  waitBudgetMs,
-  whereSaved,
-} from './shared.js';
+import { download, FileFields, type FileOut, saveBytes, whereSaved } from './shared.js';
 
 /** What speech and music tools return: the saved file, or the run id while an async job runs. */
 export const AudioOut = z.object({
@@ -57,13 +49,7 @@ export async function settleAudio(
 ): Promise<AudioOut> {
   const cost = costFromHeaders(reply.headers);
   if (!reply.contentType.includes('json')) {
-    const file = await saveBytes(ctx, reply.data, reply.contentType);
-    return {
-      status: 'completed',
-      ...file,
-      ...(options.model ? { model: options.model } : {}),
-      ...(cost !== undefined ? { cost } : {}),
-    };
+    return { status: 'completed', ...(await saveBytes(ctx, reply.data, reply.contentType)), cost };
   }
   const json = validateReply(
     TtsJson,
@@ -72,25 +58,21 @@ export async function settleAudio(
     'the speech route',
   );
   const model = json.model ?? options.model;
-  const base = {
-    ...(model ? { model } : {}),
-    ...((json.cost ?? cost) !== undefined ? { cost: json.cost ?? cost } : {}),
-  };
-  if (json.audioUrl) return { status: 'completed', ...base, ...(await fetchAudio(ctx, json.audioUrl)) };
-  if (!json.runId)
+  const charged = json.cost ?? cost;
+  if (json.audioUrl) return { status: 'completed', ...(await fetchAudio(ctx, json.audioUrl)), cost: charged };
+  if (!json.runId) {
     throw new UpstreamInvalidError('The speech reply had neither audio, an audioUrl nor a runId.', {
       requestId: reply.requestId,
       fix: REPORT_UPSTREAM,
     });
-  recordJob(ctx, {
+  }
+  ctx.jobs.record({
     id: json.runId,
     kind: 'speech',
     model,
-    status: 'pending',
-    resume: { model },
-    ...(base.cost !== undefined ? { cost: { charged: base.cost } } : {}),
+    ...(charged !== undefined ? { cost: { charged } } : {}),
   });
-  return { ...(await awaitSpeech(ctx, json.runId, model, options.maxWaitS)), ...base };
+  return { ...(await awaitSpeech(ctx, json.runId, model, options.maxWaitS)), cost: charged };
 }
 
 async function fetchAudio(ctx: ToolContext, url: string): Promise<FileOut> {
@@ -105,12 +87,14 @@ export async function awaitSpeech(
   model: string | undefined,
   maxWaitS: number,
 ): Promise<AudioOut> {
-  const next = `speech_generate with run_id "${runId}"`;
-  recordJob(ctx, { id: runId, kind: 'speech', next });
-  const outcome = await waitForJob<z.infer<typeof TtsStatus>>({
-    signal: ctx.signal,
-    progress: ctx.progress,
-    deadlineMs: waitBudgetMs(ctx, maxWaitS),
+  const next = nextCall('job_status', runId);
+  const outcome = await followJob<z.infer<typeof TtsStatus>>(ctx, {
+    id: runId,
+    kind: 'speech',
+    model,
+    next,
+    maxWaitS,
+    resume: { model },
     startMessage: `speech job ${runId} queued; waiting for it`,
     interval: { initialMs: 1_000, maxMs: 3_000 },
     poll: async (): Promise<Step<z.infer<typeof TtsStatus>>> => {
@@ -126,50 +110,33 @@ export async function awaitSpeech(
       return {
         done: false,
         state: queued ? 'queued' : 'running',
+        status: s.status,
         message: queued ? `in queue, position ${s.queuePosition}` : 'synthesizing speech',
-        retryAfterMs: hintFromHeaders(res.headers),
+        retryAfterMs: res.retryAfterMs,
       };
     },
-    onPending: (step, polls) =>
-      recordJob(ctx, { id: runId, kind: 'speech', status: 'pending', message: step.message, polls }),
   });
-  if (!outcome.done)
-    return {
-      status: 'pending',
-      run_id: runId,
-      ...(model ? { model } : {}),
-      next: nextCall('speech_generate', runId),
-    };
+  if (!outcome.done) return { status: 'pending', run_id: runId, next };
   const s = outcome.value;
   if (s.status === 'error' || !s.audioUrl) {
     const message = s.error ?? 'The speech job failed.';
-    recordJob(ctx, {
-      id: runId,
-      kind: 'speech',
-      status: 'error',
-      error: message,
-      next: 'speech_generate with new text',
-    });
-    throw new JobFailedError(`Speech job ${runId} failed: ${message}`, {
-      upstreamCode: s.code,
-      fix:
-        s.code === 'CONTENT_POLICY_VIOLATION'
-          ? 'Rephrase the text; the content policy refused it.'
-          : 'Call speech_generate again.',
-      details: { run_id: runId },
-    });
+    throw jobFailed(
+      ctx,
+      { id: runId, kind: 'speech', status: 'error', error: message, next: 'speech_generate with new text' },
+      `Speech job ${runId} failed: ${message}`,
+      {
+        upstreamCode: s.code,
+        fix:
+          s.code === 'CONTENT_POLICY_VIOLATION'
+            ? 'Rephrase the text; the content policy refused it.'
+            : 'Call speech_generate again.',
+      },
+    );
   }
   ctx.progress.report('speech ready; downloading', 1);
   const audio = await fetchAudio(ctx, s.audioUrl);
-  recordJob(ctx, {
-    id: runId,
-    kind: 'speech',
-    status: 'completed',
-    progress: 1,
-    next: 'done',
-    result: { ...audio, audio_url: s.audioUrl },
-  });
-  return { status: 'completed', run_id: runId, ...(model ? { model } : {}), ...audio };
+  jobDone(ctx, { id: runId, kind: 'speech', result: { ...audio, audio_url: s.audioUrl } });
+  return { status: 'completed', run_id: runId, ...audio };
 }
 
 export function audioText(r: AudioOut): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, type MediaInput, readMediaInput } from '../../src/files/input.js';
-import { defineTool, SPEND } from '../../src/mcp/define-tool.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
 import { ImageReply, ImagesOut, imagesText, saveImages } from './images.js';
 import { filesContent } from './shared.js';
 
@@ -20,7 +20,7 @@ export default defineTool({
     n: z.number().int().optional(),
   }),
   output: ImagesOut,
-  annotations: SPEND,
+  nature: 'spend',
   async run(args, ctx) {
     const read = (ref: string, argument: string) =>
       readMediaInput(ref, ctx.files, { maxBytes: LIMITS.imageEdit, purpose: 'an image edit', argument });

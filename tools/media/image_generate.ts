@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { LIMITS, readMediaInput } from '../../src/files/input.js';
-import { defineTool, SPEND } from '../../src/mcp/define-tool.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
 import { checkParameters, ImageReply, ImagesOut, imageModel, imagesText, saveImages } from './images.js';
 import { filesContent } from './shared.js';
 
@@ -27,7 +27,7 @@ export default defineTool({
     input_references: z.array(z.string()).optional().describe('URLs, data URLs or paths'),
   }),
   output: ImagesOut,
-  annotations: SPEND,
+  nature: 'spend',
   async run(args, ctx) {
     const legacy = LEGACY.filter((name) => name in args);
     if (legacy.length > 0) {

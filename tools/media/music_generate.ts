@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, SPEND } from '../../src/mcp/define-tool.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
 import { AudioOut, audioText, settleAudio } from './audio.js';
 import { filesContent, receiving } from './shared.js';
 
@@ -15,7 +15,7 @@ export default defineTool({
     model: z.string(),
   }),
   output: AudioOut,
-  annotations: SPEND,
+  nature: 'spend',
   async run(args, ctx) {
     ctx.progress.report(`composing with ${args.model}`);
     // Music goes through the common speech route; the voice is ignored but must be a string.

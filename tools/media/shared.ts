@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { mb } from '../../src/files/files.js';
 import type { OnBytes } from '../../src/http/client.js';
-import { type JobRecord, jobScope, jobs } from '../../src/jobs/store.js';
 import type { ExtraContent, SavedFile, ToolContext } from '../../src/mcp/define-tool.js';
 
 /**
@@ -19,18 +18,6 @@ export const whereSaved = (file: Partial<FileOut>): string =>
 
 export const toFileOut = (saved: SavedFile): FileOut =>
   saved.path ? { path: saved.path, uri: saved.uri } : { uri: saved.uri };
-
-/** How long a plain call waits before handing back the run id (client timeouts are often 60 s). */
-export const MaxWait = z.number().default(50).describe('then return run_id');
-/** Waits are bounded: at most ten minutes in a plain call. */
-const MAX_WAIT_S = 600;
-
-/** As an MCP task a wait may last as long as the job does, within reason. */
-const TASK_WAIT_MS = 30 * 60_000;
-
-export function waitBudgetMs(ctx: ToolContext, maxWaitS: number): number {
-  return ctx.inTask ? TASK_WAIT_MS : Math.min(Math.max(0, maxWaitS), MAX_WAIT_S) * 1000;
-}
 
 /** Downloads a generated file (temporary URL, often on another host: no credential is sent). */
 export async function download(
@@ -65,33 +52,9 @@ export async function saveBytes(ctx: ToolContext, data: Buffer, contentType?: st
   return toFileOut(await ctx.files.save(data, { mimeType: contentType }));
 }
 
-/** A cost header on binary replies (`x-<word>-cost`), matched by pattern, never by the literal word. */
-export function costFromHeaders(headers: Record<string, string>): number | undefined {
-  for (const [name, value] of Object.entries(headers)) {
-    if (/^x-[a-z0-9]+-cost$/i.test(name) && Number.isFinite(Number(value))) return Number(value);
-  }
-  return undefined;
-}
-
 /** Each saved file of a result: the renderer sends image and audio inline (capped) and a resource_link. */
 export function filesContent(files: (Partial<FileOut> | undefined)[]): ExtraContent[] {
   return files.flatMap((file) => (file?.uri ? [{ type: 'media' as const, uri: file.uri }] : []));
-}
-
-export function recordJob(
-  ctx: ToolContext,
-  patch: Partial<JobRecord> & Pick<JobRecord, 'id' | 'kind'>,
-): JobRecord {
-  return jobs.upsert(jobScope(ctx), patch);
-}
-
-export function knownJob(ctx: ToolContext, id: string): JobRecord | undefined {
-  return jobs.get(jobScope(ctx), id);
-}
-
-/** "Still running" results: plain data (not an error), with the run id and the call that continues. */
-export function nextCall(tool: string, runId: string): string {
-  return `${tool} with run_id "${runId}"`;
 }
 
 export const optionalNumber = (value: unknown): number | undefined =>

@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import { InputError } from '../../src/errors.js';
-import { defineTool, SPEND } from '../../src/mcp/define-tool.js';
-import { AudioOut, audioText, awaitSpeech, settleAudio } from './audio.js';
-import { filesContent, knownJob, MaxWait, receiving } from './shared.js';
+import { MaxWait } from '../../src/jobs/follow.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
+import { AudioOut, audioText, settleAudio } from './audio.js';
+import { filesContent, receiving } from './shared.js';
 
 export default defineTool({
   name: 'speech_generate',
   title: 'Text to speech',
   description:
-    'Text to speech. Saves the audio, inline when small. Slow jobs past max_wait_s return a run_id to resume with.',
+    'Text to speech. Saves the audio, inline when small. Slow jobs past max_wait_s return a run_id for job_status.',
   toolset: 'media',
   credential: 'api_key',
   input: z.object({
-    text: z.string().optional(),
+    text: z.string().min(1),
     model: z.string().optional().describe('models_list kind=audio'),
     voice: z.string().optional(),
     format: z.enum(['mp3', 'wav', 'opus', 'flac']).optional(),
@@ -21,19 +21,12 @@ export default defineTool({
       .optional()
       .describe('speed, instructions; premium voices: stability, similarity_boost, style'),
     stream: z.boolean().default(false).describe('stream if the model can'),
-    run_id: z.string().optional().describe('resume a job'),
     max_wait_s: MaxWait,
   }),
   output: AudioOut,
-  annotations: SPEND,
+  nature: 'spend',
   task: true,
   async run(args, ctx) {
-    if (args.run_id) {
-      const model = args.model ?? (knownJob(ctx, args.run_id)?.resume?.model as string | undefined);
-      return awaitSpeech(ctx, args.run_id, model, args.max_wait_s);
-    }
-    if (!args.text)
-      throw new InputError('Nothing to speak.', { fix: 'Pass text, or run_id to resume an earlier job.' });
     ctx.progress.report(`synthesizing ${args.text.length} characters`);
     // The common speech route can stream; the platform's own route takes the premium-voice options.
     const request = args.stream

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, SPEND } from '../../src/mcp/define-tool.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
 import { FileFields, filesContent, saveBytes } from './shared.js';
 
 const Reply = z.looseObject({
@@ -53,7 +53,7 @@ export default defineTool({
       .partial(),
     ...FileFields,
   }),
-  annotations: SPEND,
+  nature: 'spend',
   async run(args, ctx) {
     ctx.progress.report(`fetching ${args.urls.length} transcript${args.urls.length > 1 ? 's' : ''}`);
     const { data } = await ctx.api.request({

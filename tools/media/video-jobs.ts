@@ -1,18 +1,9 @@
 import { z } from 'zod';
-import { JobFailedError } from '../../src/errors.js';
-import { hintFromHeaders, type Step, seconds, waitForJob } from '../../src/jobs/wait.js';
+import { UpstreamInvalidError } from '../../src/errors.js';
+import { followJob, jobDone, jobFailed, nextCall } from '../../src/jobs/follow.js';
+import { type Step, seconds } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
-import {
-  download,
-  FileFields,
-  type FileOut,
-  nextCall,
-  optionalNumber,
-  recordJob,
-  saveBytes,
-  waitBudgetMs,
-  whereSaved,
-} from './shared.js';
+import { download, FileFields, type FileOut, optionalNumber, saveBytes, whereSaved } from './shared.js';
 
 /**
  * Video jobs: the accepted reply (spec 2 §2.4), both status shapes of GAPS.md normalized to the
@@ -134,7 +125,7 @@ export async function fetchVideoStatus(ctx: ToolContext, runId: string) {
     query: { requestId: runId },
     schema: Status,
   });
-  return { state: readVideoStatus(res.data), hintMs: hintFromHeaders(res.headers), model: res.data.model };
+  return { state: readVideoStatus(res.data), hintMs: res.retryAfterMs, model: res.data.model };
 }
 
 interface Known {
@@ -144,24 +135,50 @@ interface Known {
   balance?: number;
 }
 
+/**
+ * A video submit's accepted reply (generate or extend): the run id, its pre-charge and the balance,
+ * recorded at once so the run is never lost, even if the wait that follows is cut.
+ */
+export function acceptVideo(
+  ctx: ToolContext,
+  data: z.infer<typeof Accepted>,
+  requestId: string | undefined,
+  model: string | undefined,
+): Known {
+  const runId = data.runId ?? data.id ?? data.requestId;
+  if (!runId) {
+    throw new UpstreamInvalidError('The platform accepted the video job but sent no run id.', {
+      requestId,
+      fix: 'Call video_recent to find the run before submitting again (a second submit pays twice).',
+    });
+  }
+  const known = { runId, model: data.model ?? model, estimate: data.cost, balance: data.remainingBalance };
+  ctx.jobs.record({ id: runId, kind: 'video', model: known.model, status: 'IN_QUEUE', cost: costOf(known) });
+  return known;
+}
+
+const costOf = (known: Pick<Known, 'estimate' | 'balance'>) => ({
+  ...(known.estimate !== undefined ? { estimate: known.estimate } : {}),
+  ...(known.balance !== undefined ? { balance: known.balance } : {}),
+});
+
 /** Polls a video run until it ends or the wait budget runs out; saves the MP4 when asked. */
 export async function awaitVideo(
   ctx: ToolContext,
   known: Known,
   options: { maxWaitS: number; download: boolean },
 ): Promise<VideoOut> {
-  const job = recordJob(ctx, {
+  const recorded = ctx.jobs.get(known.runId)?.cost?.estimate;
+  const estimate = known.estimate ?? (typeof recorded === 'number' ? recorded : undefined);
+  const cost = costOf({ estimate, balance: known.balance });
+  const next = nextCall('video_status', known.runId);
+  const started = Date.now();
+  const outcome = await followJob<VideoState>(ctx, {
     id: known.runId,
     kind: 'video',
     model: known.model,
-    next: nextCall('video_status', known.runId),
-  });
-  const estimate = known.estimate ?? (typeof job.cost?.estimate === 'number' ? job.cost.estimate : undefined);
-  const started = Date.now();
-  const outcome = await waitForJob<VideoState>({
-    signal: ctx.signal,
-    progress: ctx.progress,
-    deadlineMs: waitBudgetMs(ctx, options.maxWaitS),
+    next,
+    maxWaitS: options.maxWaitS,
     startMessage: `video ${known.runId} submitted; waiting for it`,
     poll: async (): Promise<Step<VideoState>> => {
       const { state, hintMs } = await fetchVideoStatus(ctx, known.runId);
@@ -171,59 +188,35 @@ export async function awaitVideo(
       return {
         done: false,
         state: state.status === 'IN_QUEUE' ? 'queued' : 'running',
+        status: state.status,
         message,
         fraction,
         retryAfterMs: hintMs,
       };
     },
-    onPending: (step, polls) => {
-      const status = step.state === 'queued' ? 'IN_QUEUE' : 'IN_PROGRESS';
-      recordJob(ctx, {
-        id: known.runId,
-        kind: 'video',
-        status,
-        message: step.message,
-        progress: step.fraction,
-        polls,
-      });
-    },
   });
-  const cost = {
-    ...(estimate !== undefined ? { estimate } : {}),
-    ...(known.balance !== undefined ? { balance: known.balance } : {}),
-  };
   if (!outcome.done) {
     const status = outcome.last?.state === 'queued' ? 'IN_QUEUE' : 'IN_PROGRESS';
-    const next = nextCall('video_status', known.runId);
-    recordJob(ctx, { id: known.runId, kind: 'video', status, next });
-    return {
-      run_id: known.runId,
-      status,
-      ...(Object.keys(cost).length ? { cost } : {}),
-      next,
-    };
+    return { run_id: known.runId, status, ...(Object.keys(cost).length ? { cost } : {}), next };
   }
   const state = outcome.value;
   ctx.progress.report(`video ${state.status.toLowerCase()}`, 1);
-  const finalCost = state.status === 'COMPLETED' ? (state.finalCost ?? estimate) : undefined;
-  const refunded = state.status === 'FAILED' && estimate !== undefined ? estimate : undefined;
   if (state.status !== 'COMPLETED') {
     const error = state.error ?? `The video job ended ${state.status}.`;
-    recordJob(ctx, {
-      id: known.runId,
-      kind: 'video',
-      status: state.status,
-      error,
-      cost,
-      next: 'video_generate again',
-    });
+    const refunded = state.status === 'FAILED' ? estimate : undefined;
     const refund = refunded !== undefined ? ` The pre-charge of ${refunded} USD was refunded.` : '';
-    throw new JobFailedError(`Video ${known.runId} ${state.status}: ${error}${refund}`, {
-      fix: 'Adjust the prompt or settings and call video_generate again.',
-      details: { run_id: known.runId, ...(refunded !== undefined ? { refunded_usd: refunded } : {}) },
-    });
+    throw jobFailed(
+      ctx,
+      { id: known.runId, kind: 'video', status: state.status, error, cost, next: 'video_generate again' },
+      `Video ${known.runId} ${state.status}: ${error}${refund}`,
+      {
+        fix: 'Adjust the prompt or settings and call video_generate again.',
+        details: refunded !== undefined ? { refunded_usd: refunded } : undefined,
+      },
+    );
   }
   const file = state.videoUrl && options.download ? await saveVideo(ctx, state.videoUrl) : undefined;
+  const finalCost = state.finalCost ?? estimate;
   const out: VideoOut = {
     run_id: known.runId,
     status: state.status,
@@ -231,16 +224,13 @@ export async function awaitVideo(
     ...file,
     cost: { ...cost, ...(finalCost !== undefined ? { final: finalCost } : {}) },
   };
-  recordJob(ctx, {
+  jobDone(ctx, {
     id: known.runId,
     kind: 'video',
     status: state.status,
     message: 'video completed',
-    progress: 1,
-    next: 'done',
     cost: out.cost,
     result: { video_url: state.videoUrl, ...file },
-    error: state.error,
   });
   return out;
 }

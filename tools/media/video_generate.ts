@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { LIMITS, readMediaInput } from '../../src/files/input.js';
-import { defineTool, SPEND, type ToolContext } from '../../src/mcp/define-tool.js';
-import { filesContent, MaxWait, recordJob } from './shared.js';
-import { Accepted, awaitVideo, VideoOut, videoText } from './video-jobs.js';
+import { MaxWait, nextCall } from '../../src/jobs/follow.js';
+import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
+import { filesContent } from './shared.js';
+import { Accepted, acceptVideo, awaitVideo, VideoOut, videoText } from './video-jobs.js';
 
 const Input = z.object({
   model: z.string().describe('models_list kind=video'),
@@ -52,7 +53,7 @@ export default defineTool({
   credential: 'api_key',
   input: Input,
   output: VideoOut,
-  annotations: SPEND,
+  nature: 'spend',
   task: true,
   async run(args, ctx) {
     for (const key of Object.keys(args.options ?? {})) {
@@ -73,36 +74,22 @@ export default defineTool({
       ...(await mediaFields(ctx, args)),
     };
     ctx.progress.report('submitting the video job');
-    const { data } = await ctx.api.request({
+    const res = await ctx.api.request({
       method: 'POST',
       path: '/api/generate-video',
       body,
       schema: Accepted,
     });
-    const runId = data.runId ?? data.id ?? data.requestId;
-    if (!runId)
-      throw new InputError('The platform accepted the job but sent no run id.', {
-        fix: 'Call video_recent to find it.',
-      });
-    const cost = {
-      ...(data.cost !== undefined ? { estimate: data.cost } : {}),
-      ...(data.remainingBalance !== undefined ? { balance: data.remainingBalance } : {}),
-    };
-    recordJob(ctx, { id: runId, kind: 'video', model: data.model ?? args.model, status: 'pending', cost });
+    const known = acceptVideo(ctx, res.data, res.requestId, args.model);
     if (!args.wait) {
       return {
-        run_id: runId,
+        run_id: known.runId,
         status: 'IN_QUEUE',
-        model: data.model ?? args.model,
-        cost,
-        next: `video_status with run_id "${runId}"`,
+        cost: ctx.jobs.get(known.runId)?.cost,
+        next: nextCall('video_status', known.runId),
       };
     }
-    return awaitVideo(
-      ctx,
-      { runId, model: data.model ?? args.model, estimate: data.cost, balance: data.remainingBalance },
-      { maxWaitS: args.max_wait_s, download: args.download },
-    );
+    return awaitVideo(ctx, known, { maxWaitS: args.max_wait_s, download: args.download });
   },
   text: videoText,
   content: (r) => filesContent([r]),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool, READ } from '../../src/mcp/define-tool.js';
-import { recordJob } from './shared.js';
+import { nextCall } from '../../src/jobs/follow.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
 
 /** The recover route's reply is not specified; the usual container and id keys are accepted. */
 const Run = z.looseObject({
@@ -39,7 +39,7 @@ export default defineTool({
       }),
     ),
   }),
-  annotations: READ,
+  nature: 'read',
   async run(args, ctx) {
     const { data } = await ctx.api.request({
       method: 'GET',
@@ -51,12 +51,12 @@ export default defineTool({
       const id = run.runId ?? run.requestId ?? run.id;
       if (!id) return [];
       if (run.status)
-        recordJob(ctx, {
+        ctx.jobs.record({
           id,
           kind: 'video',
           model: run.model,
           status: run.status,
-          next: `video_status with run_id "${id}"`,
+          next: nextCall('video_status', id),
         });
       return [
         {

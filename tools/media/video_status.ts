@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { defineTool, READ } from '../../src/mcp/define-tool.js';
-import { filesContent, knownJob, MaxWait } from './shared.js';
+import { MaxWait } from '../../src/jobs/follow.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
+import { filesContent } from './shared.js';
 import { awaitVideo, VideoOut, videoText } from './video-jobs.js';
 
 export default defineTool({
@@ -14,9 +15,9 @@ export default defineTool({
     max_wait_s: MaxWait,
   }),
   output: VideoOut,
-  annotations: { ...READ, idempotentHint: false },
+  nature: 'read',
   async run(args, ctx) {
-    const job = knownJob(ctx, args.run_id);
+    const job = ctx.jobs.get(args.run_id);
     return awaitVideo(
       ctx,
       { runId: args.run_id, model: job?.model },

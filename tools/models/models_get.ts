@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
-import { defineTool, READ } from '../../src/mcp/define-tool.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
 import { fetchModel, ModelKind } from './shared.js';
 
 export default defineTool({
@@ -20,7 +20,7 @@ export default defineTool({
     providers: z.unknown().optional(),
     endpoints: z.unknown().optional(),
   }),
-  annotations: READ,
+  nature: 'read',
   async run(args, { api }) {
     const found = await fetchModel(api, args.kind, args.id);
     if (!found) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, READ } from '../../src/mcp/define-tool.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
 import { fetchCatalog, ModelKind, summarize } from './shared.js';
 
 export default defineTool({
@@ -22,7 +22,7 @@ export default defineTool({
     total: z.number().int(),
     models: z.array(z.looseObject({ id: z.string() })),
   }),
-  annotations: READ,
+  nature: 'read',
   async run(args, { api }) {
     const all = await fetchCatalog(api, args.kind, args);
     const needle = args.filter?.toLowerCase();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readPricing } from '../../src/http/pricing.js';
-import { defineTool, SPEND } from '../../src/mcp/define-tool.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
 
 const Result = z.looseObject({
   title: z.string().nullish(),
@@ -45,7 +45,7 @@ export default defineTool({
     cost: z.number().optional(),
     request_id: z.string().optional(),
   }),
-  annotations: SPEND,
+  nature: 'spend',
   async run(args, { api }) {
     const { data, requestId } = await api.request({
       method: 'POST',

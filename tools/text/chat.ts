@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputError, REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
 import type { Api } from '../../src/http/client.js';
 import type { SseEvent } from '../../src/http/sse.js';
-import { defineTool, type Progress, SPEND } from '../../src/mcp/define-tool.js';
+import { defineTool, type Progress } from '../../src/mcp/define-tool.js';
 import {
   applyChat,
   applyMessage,
@@ -62,7 +62,7 @@ export default defineTool({
   credential: 'api_key',
   input: Input,
   output: Output,
-  annotations: SPEND,
+  nature: 'spend',
   async run(args, { api, progress }) {
     const { system, messages } = conversation(args);
     if (messages.length === 0) {

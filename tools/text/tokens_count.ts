@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
-import { defineTool, READ } from '../../src/mcp/define-tool.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
 import { Conversation, conversation } from './shared.js';
 
 export default defineTool({
@@ -12,7 +12,7 @@ export default defineTool({
   credential: 'api_key',
   input: z.object(Conversation),
   output: z.object({ model: z.string(), input_tokens: z.number().int() }),
-  annotations: READ,
+  nature: 'read',
   async run(args, { api }) {
     const { system, messages } = conversation(args);
     if (messages.length === 0) {

@@ -2,11 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  type Credential,
-  type CredentialProvider,
-  StaticCredentials,
-} from '../../../src/auth/credentials.js';
+import { type Credential, type CredentialProvider, StaticCredentials } from '../../../src/credentials.js';
 import {
   AbortedError,
   AuthenticationError,

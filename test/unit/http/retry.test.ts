@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_RETRY,
   isIdempotent,
+  MAX_RETRY_AFTER_MS,
   nextDelay,
-  parseRetryAfter,
   type RetryPolicy,
+  retryAfterMs,
 } from '../../../src/http/retry.js';
 
 const policy: RetryPolicy = { maxRetries: 3, maxTotalWaitMs: 30_000, baseDelayMs: 400, maxDelayMs: 8_000 };
@@ -24,33 +25,43 @@ describe('isIdempotent', () => {
   });
 });
 
-describe('parseRetryAfter', () => {
+describe('retryAfterMs', () => {
+  const ra = (value: string | string[] | undefined, now?: number) =>
+    retryAfterMs({ 'retry-after': value }, now);
+
   it('reads seconds, including fractions', () => {
-    expect(parseRetryAfter('3')).toBe(3000);
-    expect(parseRetryAfter('1.5')).toBe(1500);
-    expect(parseRetryAfter('0')).toBe(0);
+    expect(ra('3')).toBe(3000);
+    expect(ra('1.5')).toBe(1500);
+    expect(ra('0')).toBe(0);
+  });
+
+  it('prefers retry-after-ms to Retry-After', () => {
+    expect(retryAfterMs({ 'retry-after-ms': '250', 'retry-after': '3' })).toBe(250);
   });
 
   it('reads an HTTP date relative to now', () => {
     const now = Date.parse('2025-01-01T00:00:00Z');
-    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:30 GMT', now)).toBe(30_000);
+    expect(ra('Wed, 01 Jan 2025 00:00:30 GMT', now)).toBe(30_000);
   });
 
-  it('clamps a date in the past and a negative number to zero', () => {
+  it('clamps a date in the past and a negative number to zero, and a hint past a day to a day', () => {
     const now = Date.parse('2025-01-01T00:00:00Z');
-    expect(parseRetryAfter('Tue, 31 Dec 2024 23:59:00 GMT', now)).toBe(0);
-    expect(parseRetryAfter('-5')).toBe(0);
+    expect(ra('Tue, 31 Dec 2024 23:59:00 GMT', now)).toBe(0);
+    expect(ra('-5')).toBe(0);
+    expect(ra('999999999')).toBe(MAX_RETRY_AFTER_MS);
+    expect(retryAfterMs({ 'retry-after-ms': '1e12' })).toBe(MAX_RETRY_AFTER_MS);
   });
 
   it('takes the first value of a repeated header', () => {
-    expect(parseRetryAfter(['2', '9'])).toBe(2000);
+    expect(ra(['2', '9'])).toBe(2000);
   });
 
   it('returns undefined when absent, blank or unreadable', () => {
-    expect(parseRetryAfter(undefined)).toBeUndefined();
-    expect(parseRetryAfter('')).toBeUndefined();
-    expect(parseRetryAfter('  ')).toBeUndefined();
-    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(ra(undefined)).toBeUndefined();
+    expect(ra('')).toBeUndefined();
+    expect(ra('  ')).toBeUndefined();
+    expect(ra('soon')).toBeUndefined();
+    expect(retryAfterMs({})).toBeUndefined();
   });
 });
 

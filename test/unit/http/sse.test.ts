@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { StaticCredentials } from '../../../src/auth/credentials.js';
+import { StaticCredentials } from '../../../src/credentials.js';
 import {
   AbortedError,
   ConnectionError,

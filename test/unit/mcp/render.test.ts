@@ -4,8 +4,9 @@ import { MissingCredentialError, NoPlatformError } from '../../../src/errors.js'
 import { createFiles } from '../../../src/files/files.js';
 import { MediaStore } from '../../../src/files/media-store.js';
 import { errorFromResponse } from '../../../src/http/envelopes.js';
-import { defineTool, READ } from '../../../src/mcp/define-tool.js';
-import { inputErrorFrom, outputErrorFrom, renderError, renderResult } from '../../../src/mcp/render.js';
+import { inputErrorFrom } from '../../../src/mcp/arguments.js';
+import { defineTool } from '../../../src/mcp/define-tool.js';
+import { outputErrorFrom, renderError, renderResult } from '../../../src/mcp/render.js';
 import { createRedactor } from '../../../src/secrets.js';
 
 const redactor = createRedactor();
@@ -22,9 +23,9 @@ const withText = defineTool({
   description: 'Lists models.',
   toolset: 'models',
   credential: 'none',
+  nature: 'read',
   input: z.object({}),
   output,
-  annotations: READ,
   run: async () => ({ models: [{ id: 'a' }, { id: 'b' }] }),
   text: (result) => result.models.map((model) => model.id).join(', '),
   content: () => [{ type: 'resource_link', uri: 'orbit://models', name: 'models' }],

@@ -1,0 +1,34 @@
+/**
+ * What a tool gets, and all it knows of the world: the platform's API, progress, cancellation, a
+ * log, credentials, files and jobs, each already scoped to the caller. Nothing here knows a
+ * transport or the MCP SDK; the layers below it (http, files, jobs, auth) know nothing of tools.
+ */
+import type { CredentialProvider } from './credentials.js';
+import type { Files } from './files/files.js';
+import type { Api } from './http/client.js';
+import type { Jobs } from './jobs/store.js';
+import type { Logger } from './log.js';
+import type { Progress } from './progress.js';
+
+export type { Files, LocalFile, SavedFile } from './files/files.js';
+export type { Progress } from './progress.js';
+
+/** Which platform the server talks to; `none` until a base URL is set. */
+export type Target =
+  | { kind: 'platform'; baseUrl: string }
+  | { kind: 'sandbox'; baseUrl: string; demoKey: string }
+  | { kind: 'none' };
+
+export interface ToolContext {
+  target: Target;
+  api: Api;
+  progress: Progress;
+  signal: AbortSignal;
+  log: Logger;
+  credentials: CredentialProvider;
+  files: Files;
+  /** This caller's long jobs (video, speech, transcription...), for waiting and `orbit://jobs/`. */
+  jobs: Jobs;
+  /** True when the call runs as an MCP task: waits may then last as long as the job does. */
+  inTask?: boolean;
+}

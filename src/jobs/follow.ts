@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { JobFailedError, type OrbitErrorOptions } from '../errors.js';
+import type { Progress } from '../progress.js';
+import type { JobPatch, Jobs } from './store.js';
+import { type PollInterval, type Step, type WaitOutcome, waitForJob } from './wait.js';
+
+/**
+ * Following a long job, the same way for every kind: record it, wait for it within a budget with
+ * progress and cancellation, keep its record current, and when the budget runs out hand back the
+ * job id with the call that continues it. Tools say how to poll and what the result means.
+ */
+
+/** How long a plain call waits before handing back the run id (client timeouts are often 60 s). */
+export const MaxWait = z.number().default(50).describe('then return run_id');
+/** Waits are bounded: at most ten minutes in a plain call. */
+const MAX_WAIT_S = 600;
+/** As an MCP task a wait may last as long as the job does, within reason. */
+const TASK_WAIT_MS = 30 * 60_000;
+
+/** What a job follower needs of the tool context. */
+export interface JobScope {
+  jobs: Jobs;
+  progress: Progress;
+  signal: AbortSignal;
+  inTask?: boolean;
+}
+
+export function waitBudgetMs(scope: Pick<JobScope, 'inTask'>, maxWaitS: number): number {
+  return scope.inTask ? TASK_WAIT_MS : Math.min(Math.max(0, maxWaitS), MAX_WAIT_S) * 1000;
+}
+
+/** "Still running" results name the call that continues: plain data, not an error. */
+export function nextCall(tool: string, runId: string): string {
+  return `${tool} with run_id "${runId}"`;
+}
+
+export interface FollowSpec<T> {
+  id: string;
+  kind: string;
+  model?: string;
+  /** The call that continues the job while it runs (see nextCall). */
+  next: string;
+  maxWaitS: number;
+  startMessage: string;
+  interval?: Partial<PollInterval>;
+  /** One status request; it must pass `signal` on, so cancelling aborts it in flight. */
+  poll(signal: AbortSignal): Promise<Step<T>>;
+  /** Kept with the record so a later call can resume polling (a ticket, the model). */
+  resume?: Record<string, unknown>;
+}
+
+export async function followJob<T>(scope: JobScope, spec: FollowSpec<T>): Promise<WaitOutcome<T>> {
+  const { id, kind } = spec;
+  scope.jobs.record({ id, kind, model: spec.model, next: spec.next, resume: spec.resume });
+  const outcome = await waitForJob<T>({
+    signal: scope.signal,
+    progress: scope.progress,
+    deadlineMs: waitBudgetMs(scope, spec.maxWaitS),
+    startMessage: spec.startMessage,
+    interval: spec.interval,
+    poll: spec.poll,
+    onPending: (step, polls) =>
+      scope.jobs.record({
+        id,
+        kind,
+        status: step.status ?? step.state,
+        message: step.message,
+        progress: step.fraction,
+        polls,
+      }),
+  });
+  if (!outcome.done) scope.jobs.record({ id, kind, next: spec.next });
+  return outcome;
+}
+
+/** Records a finished job and its result. */
+export function jobDone(scope: Pick<JobScope, 'jobs'>, patch: JobPatch): void {
+  scope.jobs.record({ status: 'completed', progress: 1, next: 'done', ...patch });
+}
+
+/** Records a failed job and returns the error to throw: what failed, and how to go on. */
+export function jobFailed(
+  scope: Pick<JobScope, 'jobs'>,
+  patch: JobPatch & { error: string; next: string },
+  message: string,
+  options: OrbitErrorOptions & { fix: string },
+): JobFailedError {
+  scope.jobs.record({ status: 'failed', ...patch });
+  return new JobFailedError(message, { ...options, details: { run_id: patch.id, ...options.details } });
+}

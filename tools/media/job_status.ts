@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { InputError } from '../../src/errors.js';
+import { MaxWait } from '../../src/jobs/follow.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
+import { audioText, awaitSpeech } from './audio.js';
+import { filesContent } from './shared.js';
+import { awaitTranscript, finish, TranscriptOut, transcriptText } from './transcription.js';
+
+/** Speech or transcription: a job of either kind, in one shape (status: completed or pending). */
+const Output = TranscriptOut.extend({
+  status: z.string(),
+  kind: z.enum(['speech', 'transcription']),
+});
+
+export default defineTool({
+  name: 'job_status',
+  title: 'Speech or transcription job status',
+  description:
+    'State of a speech_generate or transcribe run_id; waits up to max_wait_s, then saves the result. Free. (Videos: video_status.)',
+  toolset: 'media',
+  credential: 'api_key',
+  nature: 'read',
+  input: z.object({
+    run_id: z.string(),
+    kind: z
+      .enum(['speech', 'transcription'])
+      .optional()
+      .describe('needed for jobs this server did not start'),
+    model: z.string().optional().describe('speech model, when not known'),
+    max_wait_s: MaxWait,
+  }),
+  output: Output,
+  task: true,
+  async run(args, ctx) {
+    const known = ctx.jobs.get(args.run_id);
+    const kind = args.kind ?? known?.kind;
+    if (kind === 'speech') {
+      const model = args.model ?? known?.model;
+      return { kind: 'speech' as const, ...(await awaitSpeech(ctx, args.run_id, model, args.max_wait_s)) };
+    }
+    if (kind === 'transcription') {
+      // The status route takes the ticket the submit returned, which only the server that submitted keeps.
+      if (!known?.resume) {
+        throw new InputError(`This server has no ticket for transcription ${args.run_id}.`, {
+          fix: 'Resume only transcriptions this server started; otherwise transcribe again.',
+          param: 'run_id',
+        });
+      }
+      return {
+        kind: 'transcription' as const,
+        ...(await finish(ctx, await awaitTranscript(ctx, args.run_id, known.resume, args.max_wait_s))),
+      };
+    }
+    throw new InputError(`No speech or transcription job "${args.run_id}" is known to this server.`, {
+      fix: known
+        ? `That is a ${known.kind} job: call ${known.next}.`
+        : 'Pass kind: "speech" for a speech job started elsewhere.',
+      param: 'run_id',
+    });
+  },
+  text: (r) =>
+    r.kind === 'speech'
+      ? audioText(r)
+      : transcriptText({ ...r, status: r.status === 'pending' ? 'pending' : 'completed' }),
+  content: (r) => filesContent([r]),
+});

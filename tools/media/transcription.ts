@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { followJob, jobDone, jobFailed, nextCall } from '../../src/jobs/follow.js';
+import type { Step } from '../../src/jobs/wait.js';
+import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { FileFields, saveBytes, whereSaved } from './shared.js';
+
+/**
+ * Transcription replies (spec 2 §2.5, §4.8): the sync reply, the 202 ticket and the status reply,
+ * the wait for an async job, and the result with its inline caps. Shared by transcribe (submit)
+ * and job_status (resume).
+ */
+const Segment = z.object({
+  speaker: z.string().optional(),
+  start: z.number(),
+  end: z.number(),
+  text: z.string(),
+});
+const Word = z.looseObject({
+  type: z.string().optional(),
+  text: z.string(),
+  start: z.number().optional(),
+  end: z.number().optional(),
+});
+const Done = z.looseObject({
+  transcription: z.string().optional(),
+  text: z.string().optional(),
+  metadata: z
+    .looseObject({
+      cost: z.number().optional(),
+      chargedDuration: z.number().optional(),
+      language: z.string().optional(),
+    })
+    .optional(),
+  diarization: z.looseObject({ segments: z.array(z.looseObject(Segment.shape)) }).optional(),
+  words: z.array(Word).optional(),
+});
+/** Sync reply, 202 ticket, or a status reply (spec 2 §2.5): all optional, told apart by fields. */
+export const TranscribeReply = Done.extend({
+  runId: z.string().optional(),
+  status: z.string().optional(),
+  error: z.string().optional(),
+  cost: z.number().optional(),
+  chargedDuration: z.number().optional(),
+});
+export type TranscribeReply = z.infer<typeof TranscribeReply>;
+
+/** Inline caps; the full transcript goes to a JSON file when it is bigger. */
+const MAX_WORDS = 200;
+const MAX_SEGMENTS = 100;
+const MAX_TEXT = 20_000;
+
+export const TranscriptOut = z.object({
+  status: z.enum(['completed', 'pending']),
+  text: z.string().optional(),
+  language: z.string().optional(),
+  charged_min: z.number().optional(),
+  cost: z.number().optional(),
+  segments: z.array(z.unknown()).optional().describe('{speaker,start,end,text}'),
+  words: z.array(z.unknown()).optional().describe('{text,start,end}'),
+  ...FileFields,
+  run_id: z.string().optional(),
+  next: z.string().optional(),
+});
+export type TranscriptOut = z.infer<typeof TranscriptOut>;
+
+export type Settled = { done: TranscribeReply } | { pending: { runId: string } };
+
+/** Polls the transcription status with its ticket until it ends, within the wait budget. */
+export async function awaitTranscript(
+  ctx: ToolContext,
+  runId: string,
+  ticket: Record<string, unknown>,
+  maxWaitS: number,
+): Promise<Settled> {
+  const outcome = await followJob<TranscribeReply>(ctx, {
+    id: runId,
+    kind: 'transcription',
+    next: nextCall('job_status', runId),
+    maxWaitS,
+    resume: ticket,
+    startMessage: `transcription ${runId} accepted; waiting for it`,
+    // The spec suggests a poll every 5 s; start sooner for short files.
+    interval: { initialMs: 1_000, maxMs: 5_000 },
+    poll: async (): Promise<Step<TranscribeReply>> => {
+      const res = await ctx.api.request({
+        method: 'POST',
+        path: '/api/transcribe/status',
+        body: ticket,
+        schema: TranscribeReply,
+      });
+      const status = res.data.status;
+      if (
+        status === 'completed' ||
+        status === 'failed' ||
+        (res.status === 200 && !status && res.data.transcription !== undefined)
+      ) {
+        return { done: true, value: res.data };
+      }
+      return {
+        done: false,
+        state: 'running',
+        status: status ?? 'pending',
+        message: `transcribing (${status ?? 'in progress'})`,
+        retryAfterMs: res.retryAfterMs,
+      };
+    },
+  });
+  if (!outcome.done) return { pending: { runId } };
+  if (outcome.value.status === 'failed') {
+    const message = outcome.value.error ?? 'The transcription failed.';
+    throw jobFailed(
+      ctx,
+      { id: runId, kind: 'transcription', error: message, next: 'transcribe again' },
+      `Transcription ${runId} failed: ${message}`,
+      { fix: 'Check the audio file and transcribe again.' },
+    );
+  }
+  jobDone(ctx, { id: runId, kind: 'transcription' });
+  return { done: { ...outcome.value, runId } };
+}
+
+export async function finish(ctx: ToolContext, settled: Settled): Promise<TranscriptOut> {
+  if ('pending' in settled) {
+    const { runId } = settled.pending;
+    return { status: 'pending', run_id: runId, next: nextCall('job_status', runId) };
+  }
+  const r = settled.done;
+  const text = r.transcription ?? r.text ?? '';
+  const segments = r.diarization?.segments.map((s) => ({
+    ...(s.speaker ? { speaker: s.speaker } : {}),
+    start: s.start,
+    end: s.end,
+    text: s.text,
+  }));
+  const words = r.words?.map((w) => ({
+    text: w.text,
+    ...(w.start !== undefined ? { start: w.start } : {}),
+    ...(w.end !== undefined ? { end: w.end } : {}),
+  }));
+  const cut =
+    text.length > MAX_TEXT || (words?.length ?? 0) > MAX_WORDS || (segments?.length ?? 0) > MAX_SEGMENTS;
+  const file = cut
+    ? await saveBytes(
+        ctx,
+        Buffer.from(JSON.stringify({ text, segments, words }, null, 1)),
+        'application/json',
+      )
+    : undefined;
+  const runId = typeof r.runId === 'string' ? r.runId : undefined;
+  return {
+    status: 'completed',
+    text: text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text,
+    ...(r.metadata?.language ? { language: r.metadata.language } : {}),
+    ...(r.metadata?.chargedDuration !== undefined ? { charged_min: r.metadata.chargedDuration } : {}),
+    ...(r.metadata?.cost !== undefined ? { cost: r.metadata.cost } : {}),
+    ...(segments ? { segments: segments.slice(0, MAX_SEGMENTS) } : {}),
+    ...(words && words.length <= MAX_WORDS ? { words } : {}),
+    ...file,
+    ...(runId ? { run_id: runId } : {}),
+  };
+}
+
+export function transcriptText(r: TranscriptOut): string {
+  if (r.status === 'pending') return `Still transcribing: ${r.run_id}. Next: call ${r.next}.`;
+  const lines = [r.text ?? ''];
+  const segments = z.array(Segment).safeParse(r.segments ?? []);
+  if (segments.success && segments.data.length) {
+    lines.push('', ...segments.data.map((s) => `[${s.speaker ?? '?'} ${s.start}-${s.end}] ${s.text}`));
+  }
+  const meta = [
+    r.language && `language ${r.language}`,
+    r.charged_min !== undefined && `${r.charged_min} min charged`,
+    r.cost !== undefined && `cost ${r.cost} USD`,
+  ].filter(Boolean);
+  if (meta.length) lines.push('', meta.join(', '));
+  if (r.uri) lines.push(`Full transcript: ${whereSaved(r)}`);
+  return lines.join('\n');
+}
