@@ -30,6 +30,7 @@ Options:
   --allow-dir DIR         a folder local inputs may be read from; repeatable (ORBIT_ALLOW_DIRS)
   --timeout-ms N          per-request timeout (ORBIT_TIMEOUT_MS)
   --max-retries N         retries of safe calls (ORBIT_MAX_RETRIES)
+  --max-spend-usd N       refuse paid calls past N USD, per process or HTTP session (ORBIT_MAX_SPEND_USD)
   --log-level L           debug|info|warning|error|silent (ORBIT_LOG_LEVEL)
 
 Secrets come from the environment only (ORBIT_API_KEY, ORBIT_MANAGEMENT_TOKEN, ORBIT_SESSION),
@@ -50,6 +51,7 @@ const OPTIONS = {
   'allow-dir': { type: 'string', multiple: true },
   'timeout-ms': { type: 'string' },
   'max-retries': { type: 'string' },
+  'max-spend-usd': { type: 'string' },
   'log-level': { type: 'string' },
   'management-token': { type: 'boolean' },
   session: { type: 'boolean' },
@@ -103,6 +105,7 @@ export async function main(argv: string[]): Promise<number> {
     allowDirs: values['allow-dir']?.join(delimiter),
     timeoutMs: values['timeout-ms'],
     maxRetries: values['max-retries'],
+    maxSpendUsd: values['max-spend-usd'],
     logLevel: values['log-level'],
   };
   let config: ReturnType<typeof loadConfig>;

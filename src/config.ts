@@ -72,6 +72,7 @@ export const ConfigSchema = z.object({
   allowDirs: folderList.default([]),
   timeoutMs: z.coerce.number().int().min(1000, 'must be at least 1000 ms').max(3_600_000).default(120_000),
   maxRetries: z.coerce.number().int().min(0).max(10).default(2),
+  maxSpendUsd: z.coerce.number().positive('must be a positive amount of USD').optional(),
   logLevel: z.enum(['debug', 'info', 'warning', 'error', 'silent']).default('info'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
@@ -90,6 +91,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   allowDirs: `${ENV_PREFIX}ALLOW_DIRS`,
   timeoutMs: `${ENV_PREFIX}TIMEOUT_MS`,
   maxRetries: `${ENV_PREFIX}MAX_RETRIES`,
+  maxSpendUsd: `${ENV_PREFIX}MAX_SPEND_USD`,
   logLevel: `${ENV_PREFIX}LOG_LEVEL`,
 };
 

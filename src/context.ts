@@ -3,6 +3,7 @@
  * log, credentials, files and jobs, each already scoped to the caller. Nothing here knows a
  * transport or the MCP SDK; the layers below it (http, files, jobs, auth) know nothing of tools.
  */
+import type { SpendBudget } from './budget.js';
 import type { CredentialProvider } from './credentials.js';
 import type { Files } from './files/files.js';
 import type { Api } from './http/client.js';
@@ -29,6 +30,13 @@ export interface ToolContext {
   files: Files;
   /** This caller's long jobs (video, speech, transcription...), for waiting and `orbit://jobs/`. */
   jobs: Jobs;
+  /** What paid calls may still spend; a tool with a pre-charge estimate checks it before sending. */
+  budget: SpendBudget;
+  /**
+   * Asks the person to confirm a destructive action (form elicitation), showing exactly what will
+   * happen. `unsupported` when the client cannot ask; the tool then needs its own `confirm` argument.
+   */
+  confirm(message: string): Promise<'accepted' | 'declined' | 'unsupported'>;
   /** True when the call runs as an MCP task: waits may then last as long as the job does. */
   inTask?: boolean;
 }

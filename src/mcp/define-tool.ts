@@ -52,6 +52,8 @@ interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
   text?(result: z.infer<O>): string;
   /** Media and links to send along with the result. */
   content?(result: z.infer<O>): ExtraContent[];
+  /** What a paid call cost in USD, read from its result; added up against the spend budget. */
+  spent?(result: z.infer<O>): number | undefined;
   /** Also runs as an MCP task when the client asks for one (`execution.taskSupport: 'optional'`). */
   task?: boolean;
 }

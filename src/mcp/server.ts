@@ -8,6 +8,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { SpendBudget } from '../budget.js';
 import type { Config, Toolset } from '../config.js';
 import type { CredentialProvider } from '../credentials.js';
 import { createFiles, type FilesConfig, type Trust } from '../files/files.js';
@@ -17,6 +18,7 @@ import { createLogger, type LogLevel } from '../log.js';
 import { createRedactor } from '../secrets.js';
 import { parseArguments } from './arguments.js';
 import type { ToolCatalog } from './catalog.js';
+import { confirmer } from './confirm.js';
 import { matchTemplate, type ResourceDefinition } from './define-resource.js';
 import {
   type AnyTool,
@@ -50,6 +52,8 @@ export interface ServerDeps extends Registry {
   tenant: string;
   /** The process-wide job records; this connection sees its tenant's. */
   jobs: JobStore;
+  /** What paid calls may spend; defaults to one budget for this server (a stdio process, an HTTP session). */
+  budget?: SpendBudget;
   /** Secrets of this connection (the caller's key over HTTP), redacted from everything sent. */
   secrets?: readonly string[];
   target: Target;
@@ -106,19 +110,22 @@ export function createMcpServer(deps: ServerDeps): Server {
   });
 
   const jobs = deps.jobs.forTenant(deps.tenant);
+  const budget = deps.budget ?? new SpendBudget(deps.config.maxSpendUsd);
   const contextFor = (
-    signal: AbortSignal,
+    call: { signal: AbortSignal; requestId: string | number },
     progress: ToolContext['progress'],
     inTask = false,
   ): ToolContext => ({
     target: deps.target,
-    api: deps.client.api({ credentials: deps.credentials, signal, log }),
+    api: deps.client.api({ credentials: deps.credentials, signal: call.signal, log }),
     progress,
-    signal,
+    signal: call.signal,
     log,
     credentials: deps.credentials,
     files,
     jobs,
+    budget,
+    confirm: confirmer(server, call),
     inTask,
   });
 
@@ -143,10 +150,13 @@ export function createMcpServer(deps: ServerDeps): Server {
   ): Promise<ToolResult> => {
     try {
       const parsed = parseArguments(tool, args);
-      await ensureKey(operationOf(tool, parsed), call, inTask ? { report() {} } : progress);
-      const output = await tool.run(parsed, contextFor(call.signal, progress, inTask));
+      const operation = operationOf(tool, parsed);
+      await ensureKey(operation, call, inTask ? { report() {} } : progress);
+      if (operation.nature === 'spend') budget.ensure();
+      const output = await tool.run(parsed, contextFor(call, progress, inTask));
       const checked = tool.output.safeParse(output);
       if (!checked.success) throw outputErrorFrom(checked.error, tool.name);
+      budget.record(tool.spent?.(checked.data));
       return await renderResult(tool, checked.data, files, redactor);
     } catch (error) {
       log.debug(`tool ${tool.name} failed`, {
@@ -207,7 +217,7 @@ export function createMcpServer(deps: ServerDeps): Server {
     for (const resource of resources) {
       if (!resource.list) continue;
       try {
-        for (const item of await resource.list(contextFor(extra.signal, { report() {} }))) {
+        for (const item of await resource.list(contextFor(extra, { report() {} }))) {
           listed.push({ ...item, mimeType: resource.mimeType });
         }
       } catch (error) {
@@ -233,7 +243,7 @@ export function createMcpServer(deps: ServerDeps): Server {
       const params = matchTemplate(resource.uriTemplate, uri);
       if (!params) continue;
       try {
-        const body = await resource.read(params, contextFor(extra.signal, { report() {} }));
+        const body = await resource.read(params, contextFor(extra, { report() {} }));
         const redacted = 'text' in body ? { ...body, text: redactor.text(body.text) } : body;
         return { contents: [{ uri, mimeType: resource.mimeType, ...redacted }] };
       } catch (error) {

@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   type CallToolResult,
+  ElicitRequestSchema,
   ListRootsRequestSchema,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -37,6 +38,14 @@ export interface HarnessOptions {
   sharedSandbox?: Sandbox;
   /** Folders the client offers as MCP roots (the client then declares the roots capability). */
   roots?: string[];
+  /**
+   * How the person answers a form elicitation (a confirmation); the client then declares the
+   * elicitation capability. Each message asked is kept in `elicited`.
+   */
+  answerForm?: (message: string) => {
+    action: 'accept' | 'decline' | 'cancel';
+    content?: Record<string, unknown>;
+  };
   /** Folders the operator shares (`--allow-dir`). */
   allowDirs?: string[];
   /** `remote` serves the client as a stranger over HTTP would be served. */
@@ -50,6 +59,8 @@ export interface HarnessOptions {
 
 export interface Harness {
   client: Client;
+  /** Messages of the form elicitations the server asked the person (with `answerForm`). */
+  elicited: string[];
   sandbox: Sandbox;
   outputDir: string;
   call(
@@ -96,8 +107,21 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   });
   const client = new Client(
     { name: 'orbit-e2e', version: '1.0.0' },
-    { capabilities: options.roots ? { roots: { listChanged: true } } : {} },
+    {
+      capabilities: {
+        ...(options.roots ? { roots: { listChanged: true } } : {}),
+        ...(options.answerForm ? { elicitation: { form: {} } } : {}),
+      },
+    },
   );
+  const elicited: string[] = [];
+  if (options.answerForm) {
+    const answer = options.answerForm;
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      elicited.push(request.params.message);
+      return answer(request.params.message);
+    });
+  }
   if (options.roots) {
     const roots = options.roots.map((path) => ({ uri: pathToFileURL(path).href, name: path }));
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots }));
@@ -107,6 +131,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   await client.connect(clientSide);
   return {
     client,
+    elicited,
     sandbox,
     outputDir,
     async call(name, args = {}, callOptions = {}) {

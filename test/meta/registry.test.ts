@@ -48,6 +48,35 @@ describe('tool registry', () => {
     }
   });
 
+  it('says what each paid call cost, so the spend budget can add it up', () => {
+    for (const tool of tools) {
+      const spends = Object.values(tool.operations).some((op) => op.nature === 'spend');
+      expect(spends ? typeof tool.spent : 'function', tool.name).toBe('function');
+    }
+  });
+
+  it('derives honest hints from what each operation does, and pairs read and write halves', () => {
+    for (const tool of tools) {
+      const ops = Object.values(tool.operations);
+      const a = tool.annotations;
+      expect(a.readOnlyHint, tool.name).toBe(ops.every((op) => op.nature === 'read'));
+      expect(a.destructiveHint, tool.name).toBe(ops.some((op) => op.nature === 'delete'));
+      if (tool.name.endsWith('_read')) expect(a.readOnlyHint, tool.name).toBe(true);
+      if (tool.name.endsWith('_write'))
+        expect(
+          ops.some((op) => op.nature === 'read'),
+          tool.name,
+        ).toBe(false);
+      if (tool.paired) {
+        // The operation argument lists exactly the declared operations.
+        const operation = toolListing(tool).inputSchema.properties?.operation as
+          | { enum?: string[] }
+          | undefined;
+        expect(operation?.enum?.sort(), tool.name).toEqual(Object.keys(tool.operations).sort());
+      }
+    }
+  });
+
   it('lists input and output schemas as JSON Schema objects', () => {
     for (const tool of tools) {
       const listed = toolListing(tool);
@@ -61,6 +90,10 @@ describe('tool registry', () => {
       const { tokens, count } = listTokens(toolsets);
       expect(tokens / count).toBeLessThan(200);
     }
+  });
+
+  it('keeps the whole catalogue, every toolset on, within 7,000 tokens', () => {
+    expect(listTokens(Object.keys(TOOLSETS) as Toolset[]).tokens).toBeLessThanOrEqual(7_000);
   });
 
   it('hides every tool that writes or spends in read-only mode', () => {

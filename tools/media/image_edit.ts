@@ -73,6 +73,7 @@ export default defineTool({
       });
     }
   },
+  spent: (r) => r.cost,
   text: imagesText,
   content: (r) => filesContent(r.images),
 });

@@ -77,6 +77,7 @@ export default defineTool({
       request_id: requestId,
     };
   },
+  spent: (r) => r.cost,
   text: imagesText,
   content: (r) => filesContent(r.images),
 });

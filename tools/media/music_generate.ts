@@ -28,6 +28,7 @@ export default defineTool({
     });
     return settleAudio(ctx, res, { model: args.model, maxWaitS: 50 });
   },
+  spent: (r) => r.cost,
   text: audioText,
   content: (r) => filesContent([r]),
 });

@@ -58,6 +58,7 @@ export default defineTool({
     });
     return settleAudio(ctx, res, { model: args.model, maxWaitS: args.max_wait_s });
   },
+  spent: (r) => r.cost,
   text: audioText,
   content: (r) => filesContent([r]),
 });

@@ -99,6 +99,7 @@ export default defineTool({
     }
     return finish(ctx, { done: res.data });
   },
+  spent: (r) => r.cost,
   text: transcriptText,
   content: (r) => filesContent([r]),
 });

@@ -85,6 +85,7 @@ export default defineTool({
       ...file,
     };
   },
+  spent: (r) => r.summary.total_cost,
   text: (r) =>
     [
       ...r.transcripts.map((t) =>

@@ -32,6 +32,7 @@ export default defineTool({
     const known = acceptVideo(ctx, res.data, res.requestId, undefined);
     return awaitVideo(ctx, known, { maxWaitS: args.max_wait_s, download: true });
   },
+  spent: (r) => r.cost?.final ?? r.cost?.estimate,
   text: videoText,
   content: (r) => filesContent([r]),
 });

@@ -91,6 +91,7 @@ export default defineTool({
     }
     return awaitVideo(ctx, known, { maxWaitS: args.max_wait_s, download: args.download });
   },
+  spent: (r) => r.cost?.final ?? r.cost?.estimate,
   text: videoText,
   content: (r) => filesContent([r]),
 });

@@ -80,6 +80,7 @@ export default defineTool({
       request_id: requestId,
     };
   },
+  spent: (r) => r.cost,
   text: (r) =>
     [
       r.answer,

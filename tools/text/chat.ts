@@ -85,6 +85,7 @@ export default defineTool({
       request_id: requestId,
     };
   },
+  spent: (r) => (r.cost?.currency.toUpperCase() === 'USD' ? r.cost.amount : undefined),
   text: (r) =>
     [
       r.text,
