@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
 import { type Harness, type Out, out, resourceText, startHarness, textOf } from '../helpers/harness.js';
