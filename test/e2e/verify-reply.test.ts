@@ -183,6 +183,7 @@ describe('tee_verify', () => {
     expect(statusOf(result, 'signature_recovery')).toBe('passed');
     expect(statusOf(result, 'request_hash')).toBe('not_checked');
     expect(statusOf(result, 'response_hash')).toBe('not_checked');
+    expect(textOf(result)).toContain('signer verified (bytes not compared)');
     expect(textOf(result)).toContain('does not hold the bytes');
     const asked = h.sandbox.requests.find((req) => req.path.startsWith('/api/v1/tee/signature/'));
     expect(asked?.method).toBe('GET');

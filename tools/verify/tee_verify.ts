@@ -57,13 +57,18 @@ export default defineTool({
   },
   text: (r) =>
     [
-      `${r.request_id} (${r.model}): ${r.verified ? 'verified' : `NOT verified (${r.failed.join(', ') || 'signer not attested'})`}; signer ${r.signer ?? 'unknown'}.`,
+      `${r.request_id} (${r.model}): ${verdictOf(r)}; signer ${r.signer ?? 'unknown'}.`,
       r.bytes_checked
         ? 'Compared with the exact bytes this server sent and received.'
         : 'This server does not hold the bytes of that request: the signed hashes were not compared with any reply.',
       checksText(r.checks),
     ].join('\n'),
 });
+
+function verdictOf(r: Output): string {
+  if (!r.verified) return `NOT verified (${r.failed.join(', ') || 'signer not attested'})`;
+  return r.bytes_checked ? 'verified' : 'signer verified (bytes not compared)';
+}
 
 function outputOf(v: ReplyVerdict): Output {
   return {
