@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { InputError } from '../../src/errors.js';
+import { defineTool, type OperationSpec, type ToolContext } from '../../src/mcp/define-tool.js';
+import { getExperiment, runResult } from './experiment.js';
+import { Dataset, DatasetVersion, ListOf, OutputPage, Project, Scorer } from './replies.js';
+import { evalsPath, needId, Out } from './shared.js';
+
+/** Lists and single objects are shown whole, except rows: a dataset shows its first rows only. */
+const MAX_ROWS_SHOWN = 100;
+
+type Args = { operation: string; id?: string; limit?: number; after?: string };
+type Read = (ctx: ToolContext, args: Args) => Promise<unknown>;
+
+const get = async <S extends z.ZodType>(
+  ctx: ToolContext,
+  path: string,
+  schema: S,
+  query?: Record<string, string | number | undefined>,
+) => (await ctx.api.request({ method: 'GET', path, schema, query })).data;
+
+const READS = {
+  'projects.list': (ctx) => get(ctx, evalsPath('projects'), ListOf(Project)),
+  'projects.get': (ctx, a) => get(ctx, evalsPath('projects', needId(a)), Project),
+  'datasets.list': (ctx) => get(ctx, evalsPath('datasets'), ListOf(Dataset)),
+  'datasets.get': async (ctx, a) => {
+    const dataset = await get(ctx, evalsPath('datasets', needId(a)), Dataset);
+    const items = dataset.items ?? [];
+    if (items.length <= MAX_ROWS_SHOWN) return dataset;
+    return {
+      ...dataset,
+      items: items.slice(0, MAX_ROWS_SHOWN),
+      items_not_shown: items.length - MAX_ROWS_SHOWN,
+    };
+  },
+  // Versions are frozen copies of the rows: their counts are shown, not every row again.
+  'datasets.versions': async (ctx, a) => {
+    const list = await get(ctx, evalsPath('datasets', needId(a), 'versions'), ListOf(DatasetVersion));
+    return {
+      ...list,
+      data: list.data.map(({ items, ...version }) => ({ item_count: items?.length, ...version })),
+    };
+  },
+  'scorers.list': (ctx) => get(ctx, evalsPath('scorers'), ListOf(Scorer)),
+  'scorers.get': (ctx, a) => get(ctx, evalsPath('scorers', needId(a)), Scorer),
+  'experiments.get': async (ctx, a) => {
+    const { exp } = await getExperiment(ctx, needId(a));
+    return { ...(await runResult(ctx, exp)), experiment: exp };
+  },
+  'experiments.output_items': (ctx, a) => {
+    const limit = a.limit ?? 20;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
+      throw new InputError(`\`limit\` is ${limit}; output items come 1 to 500 a page.`, {
+        param: 'limit',
+        fix: 'Pass a whole number from 1 to 500, and `after` (the last id seen) for the next page.',
+      });
+    }
+    const path = evalsPath('experiments', needId(a), 'output_items');
+    return get(ctx, path, OutputPage, { limit, after: a.after });
+  },
+} satisfies Record<string, Read>;
+
+type Operation = keyof typeof READS;
+const OPERATIONS = Object.keys(READS) as [Operation, ...Operation[]];
+const read: OperationSpec = { nature: 'read', credential: 'api_key' };
+
+export default defineTool({
+  name: 'evals_read',
+  title: 'Read evaluations',
+  description:
+    'Read evaluation projects, datasets, versions, scorers and experiments (status, score table, output items).',
+  toolset: 'evals',
+  operations: Object.fromEntries(OPERATIONS.map((op) => [op, read])),
+  input: z.object({
+    operation: z.enum(OPERATIONS),
+    id: z.string().optional(),
+    limit: z.number().optional(),
+    after: z.string().optional(),
+  }),
+  output: Out,
+  async run(args, ctx) {
+    return { operation: args.operation, data: await READS[args.operation](ctx, args) };
+  },
+});
