@@ -379,6 +379,7 @@ describe('scorers', () => {
         /config.pass_threshold/,
       ],
       [{}, /`scorer_type` is required/],
+      [{ scorer_type: 'fuzzy' }, /`scorer_type`: Invalid option[\s\S]*exact_match, contains, regex/],
     ];
     for (const [def, pattern] of cases) {
       failed(await write({ operation: 'scorers.create', ...def }), 'invalid_input', pattern);

@@ -127,8 +127,7 @@ describe('eval_run content storage', () => {
       rows,
       candidates: mini,
       scorers: ['exact_match'],
-      store_content: true,
-      redaction: true,
+      settings: { store_content: true, redaction: true },
     });
     expect(result.isError, textOf(result)).toBeFalsy();
     const create = h.sandbox.requests.find((r) => r.method === 'POST' && r.path === EXPERIMENTS)!;
@@ -143,7 +142,7 @@ describe('eval_run content storage', () => {
       rows,
       candidates: mini,
       scorers: ['exact_match'],
-      store_content: true,
+      settings: { store_content: true },
     });
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(out(result).content_suppressed_reason).toBeUndefined();
@@ -174,9 +173,13 @@ describe('eval_run content storage', () => {
 });
 
 describe('eval_run on a dataset version, and its output items', () => {
-  it('runs a frozen dataset version and pages through the output items', async () => {
+  it('runs a frozen dataset version and pages through the output items, 20 at a time', async () => {
+    const quiz = Array.from({ length: 11 }, (_, i) => ({
+      input: `Question ${i + 1}?`,
+      expected_output: `${i + 1}`,
+    }));
     const dataset = out(
-      await h.call('evals_write', { operation: 'datasets.create', name: 'Quiz', rows }),
+      await h.call('evals_write', { operation: 'datasets.create', name: 'Quiz', rows: quiz }),
     ).data;
     const version = out(await h.call('evals_write', { operation: 'datasets.freeze', id: dataset.id })).data;
     h.sandbox.clearRequests();
@@ -187,21 +190,21 @@ describe('eval_run on a dataset version, and its output items', () => {
     });
     expect(result.isError, textOf(result)).toBeFalsy();
     const o = out(result);
-    expect(o.table.map((t: { count: number }) => t.count)).toEqual([2, 2]);
+    expect(o.table.map((t: { count: number }) => t.count)).toEqual([11, 11]);
     const create = h.sandbox.requests.find((r) => r.method === 'POST' && r.path === EXPERIMENTS)!;
     expect(create.json).toMatchObject({ dataset_version_id: version.id, scorer_ids: ['contains'] });
     expect((create.json as Record<string, unknown>).items).toBeUndefined();
 
     h.sandbox.clearRequests();
     const first = out(
-      await h.call('evals_read', { operation: 'experiments.output_items', id: o.experiment_id, limit: 3 }),
+      await h.call('evals_read', { operation: 'experiments.output_items', id: o.experiment_id }),
     ).data;
-    expect(first.data).toHaveLength(3);
+    expect(first.data).toHaveLength(20);
     expect(first.has_more).toBe(true);
     expect(h.sandbox.requests[0]).toMatchObject({
       method: 'GET',
       path: `${EXPERIMENTS}/${o.experiment_id}/output_items`,
-      query: { limit: '3' },
+      query: { limit: '20' },
     });
     const rest = out(
       await h.call('evals_read', {
@@ -212,18 +215,22 @@ describe('eval_run on a dataset version, and its output items', () => {
     ).data;
     expect(
       rest.data.map((i: { item_index: number; candidate_id: string }) => [i.item_index, i.candidate_id]),
-    ).toEqual([[1, 'c2']]);
+    ).toEqual([
+      [10, 'c1'],
+      [10, 'c2'],
+    ]);
     expect(rest.has_more).toBe(false);
+    expect(h.sandbox.requests[1]!.query).toEqual({ limit: '20', after: first.last_id });
   });
 
-  it('refuses a page size out of range and an unknown experiment', async () => {
+  it('refuses an unknown argument and an experiment id missing or unknown', async () => {
     const bad = await h.call('evals_read', {
       operation: 'experiments.output_items',
       id: 'evalexp_1',
-      limit: 0,
+      limit: 5,
     });
     expect(bad.isError).toBe(true);
-    expect(textOf(bad)).toMatch(/`limit` is 0; output items come 1 to 500 a page/);
+    expect(textOf(bad)).toMatch(/Unknown argument `limit`/);
     expect(h.sandbox.requests).toHaveLength(0);
     const missing = await h.call('evals_read', { operation: 'experiments.get', id: 'evalexp_999999' });
     expect(textOf(missing)).toMatch(/Error \(not_found, HTTP 404\)/);

@@ -215,6 +215,7 @@ describe('eval_run', () => {
       [{ candidates }, /Give `rows` or `dataset_version_id`/],
       [{ rows, dataset_version_id: 'evaldsver_1', candidates }, /one of the two/],
       [{ rows: [{ question: 'x' }], candidates }, /`rows\[0\]`: "question" is not a row field/],
+      [{ rows, candidates, settings: { redaction: 3 } }, /`settings.redaction` is a boolean or a mode name/],
     ];
     for (const [args, pattern] of cases) {
       const result = await h.call('eval_run', args);

@@ -7,7 +7,7 @@ import { EVALS, Experiment, TERMINAL } from './replies.js';
 import { readRows } from './rows.js';
 import { checkRunLimits } from './run-limits.js';
 import { ensureInlineScorer, inlineScorerId, parseScorerDef, placeholdersIn } from './scorer-def.js';
-import { AnyObject } from './shared.js';
+import { AnyObject, checkSettings } from './shared.js';
 import { fractionDone, progressLine, summaryText } from './summary.js';
 
 const Candidate = z.object({
@@ -20,13 +20,9 @@ const Input = z.object({
   rows: z.array(AnyObject()).optional().describe('[{input, expected_output?}]'),
   dataset_version_id: z.string().optional(),
   candidates: z.array(Candidate),
-  scorers: z
-    .array(z.union([z.string(), AnyObject()]))
-    .optional()
-    .describe('ids (exact_match, llm_judge…) or {scorer_type, config, prompt}'),
+  scorers: z.array(z.unknown()).optional().describe('ids or {scorer_type, config, prompt}'),
   project_id: z.string().optional(),
-  store_content: z.boolean().optional(),
-  redaction: z.union([z.boolean(), z.string()]).optional(),
+  settings: AnyObject().optional().describe('store_content, redaction'),
   max_wait_s: z.number().default(50),
 });
 type Input = z.infer<typeof Input>;
@@ -71,6 +67,7 @@ async function checked(ctx: ToolContext, args: Input) {
       fix: 'List each scorer once.',
     });
   }
+  checkSettings(args.settings);
   const rows = args.rows === undefined ? undefined : await readRows(ctx, args.rows);
   checkRunLimits(rows?.length, args.candidates.length, scorerIds.length);
   return { rows, scorerIds, defs: defs.filter((d) => d !== undefined) };
@@ -80,27 +77,22 @@ export default defineTool({
   name: 'eval_run',
   title: 'Run an evaluation',
   description:
-    'Scores 1-5 models on test rows with scorers, waiting with progress: a score table, cost and worst items (or the experiment id at max_wait_s).',
+    'Scores 1-5 models on test rows, with progress: a score table, cost and worst items, or at max_wait_s the experiment id.',
   toolset: 'evals',
   credential: 'api_key',
   nature: 'spend',
-  task: true,
   input: Input,
   output: RunOut,
   async run(args, ctx) {
     const { rows, scorerIds, defs } = await checked(ctx, args);
     // Inline definitions become scorers first (an existing one with the same definition is reused).
     for (const def of defs) await ensureInlineScorer(ctx, def);
-    const settings = {
-      ...(args.store_content !== undefined ? { store_content: args.store_content } : {}),
-      ...(args.redaction !== undefined ? { redaction: args.redaction } : {}),
-    };
     const body = {
       ...(args.project_id ? { project_id: args.project_id } : {}),
       ...(rows ? { items: rows } : { dataset_version_id: args.dataset_version_id }),
       candidates: args.candidates.map((c, i) => ({ id: `c${i + 1}`, name: c.model, ...c })),
       scorer_ids: scorerIds,
-      ...(Object.keys(settings).length ? { settings } : {}),
+      ...(args.settings ? { settings: args.settings } : {}),
     };
     const created = (
       await ctx.api.request({ method: 'POST', path: `${EVALS}/experiments`, body, schema: Experiment })

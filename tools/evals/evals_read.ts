@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { InputError } from '../../src/errors.js';
 import { defineTool, type OperationSpec, type ToolContext } from '../../src/mcp/define-tool.js';
 import { getExperiment, runResult } from './experiment.js';
 import { Dataset, DatasetVersion, ListOf, OutputPage, Project, Scorer } from './replies.js';
@@ -7,8 +6,9 @@ import { evalsPath, needId, Out } from './shared.js';
 
 /** Lists and single objects are shown whole, except rows: a dataset shows its first rows only. */
 const MAX_ROWS_SHOWN = 100;
+const PAGE = 20;
 
-type Args = { operation: string; id?: string; limit?: number; after?: string };
+type Args = { operation: string; id?: string; after?: string };
 type Read = (ctx: ToolContext, args: Args) => Promise<unknown>;
 
 const get = async <S extends z.ZodType>(
@@ -46,17 +46,12 @@ const READS = {
     const { exp } = await getExperiment(ctx, needId(a));
     return { ...(await runResult(ctx, exp)), experiment: exp };
   },
-  'experiments.output_items': (ctx, a) => {
-    const limit = a.limit ?? 20;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
-      throw new InputError(`\`limit\` is ${limit}; output items come 1 to 500 a page.`, {
-        param: 'limit',
-        fix: 'Pass a whole number from 1 to 500, and `after` (the last id seen) for the next page.',
-      });
-    }
-    const path = evalsPath('experiments', needId(a), 'output_items');
-    return get(ctx, path, OutputPage, { limit, after: a.after });
-  },
+  // Output items carry their rows, answers and traces: 20 a page keeps a result readable.
+  'experiments.output_items': (ctx, a) =>
+    get(ctx, evalsPath('experiments', needId(a), 'output_items'), OutputPage, {
+      limit: PAGE,
+      after: a.after,
+    }),
 } satisfies Record<string, Read>;
 
 type Operation = keyof typeof READS;
@@ -67,13 +62,12 @@ export default defineTool({
   name: 'evals_read',
   title: 'Read evaluations',
   description:
-    'Read evaluation projects, datasets, versions, scorers and experiments (status, score table, output items).',
+    'Evaluation projects, datasets, versions, scorers, experiments (status, score table) and their output items.',
   toolset: 'evals',
   operations: Object.fromEntries(OPERATIONS.map((op) => [op, read])),
   input: z.object({
     operation: z.enum(OPERATIONS),
     id: z.string().optional(),
-    limit: z.number().optional(),
     after: z.string().optional(),
   }),
   output: Out,

@@ -4,8 +4,8 @@ import type { HttpMethod } from '../../src/http/client.js';
 import { defineTool, type OperationSpec, type ToolContext } from '../../src/mcp/define-tool.js';
 import { Dataset, DatasetVersion, Deleted, Project, Scorer } from './replies.js';
 import { Rows, readRows } from './rows.js';
-import { checkScorerDef, SCORER_TYPES, ScorerDef, scorerBody } from './scorer-def.js';
-import { AnyObject, evalsPath, needId, Out } from './shared.js';
+import { parseScorerDef, SCORER_TYPES, scorerBody } from './scorer-def.js';
+import { AnyObject, checkSettings, evalsPath, needId, Out } from './shared.js';
 
 /** Custom dataset ids (spec 2 §2.7): `evaldataset_` then 6..80 letters, digits, underscores or dashes. */
 const CUSTOM_DATASET_ID = /^evaldataset_[A-Za-z0-9_-]{6,80}$/;
@@ -25,7 +25,11 @@ const Input = z.object({
   name: z.string().optional(),
   settings: AnyObject().optional().describe('store_content, redaction'),
   rows: Rows.optional(),
-  ...ScorerDef.partial().shape,
+  // The seven types go as a plain list (an enum costs more tokens); parseScorerDef checks them.
+  scorer_type: z.string().optional().describe(SCORER_TYPES.join(' ')),
+  config: AnyObject().optional(),
+  prompt: z.string().optional(),
+  judge_model: z.string().optional(),
 });
 type Args = z.infer<typeof Input>;
 type Operation = Args['operation'];
@@ -47,20 +51,6 @@ const send = async <S extends z.ZodType>(
 
 const defined = (fields: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-
-/** Project settings pass through; the two the spec names are checked (spec 2 §2.7: store_content, redaction). */
-function checkSettings(settings: Record<string, unknown> | undefined): void {
-  const bad = (field: string, type: string) =>
-    new InputError(`\`settings.${field}\` is ${type}.`, {
-      param: `settings.${field}`,
-      fix: `Pass settings.${field} as ${type}, or leave it out.`,
-    });
-  if (settings?.store_content !== undefined && typeof settings.store_content !== 'boolean')
-    throw bad('store_content', 'a boolean');
-  const redaction = settings?.redaction;
-  if (redaction !== undefined && typeof redaction !== 'boolean' && typeof redaction !== 'string')
-    throw bad('redaction', 'a boolean or a mode name');
-}
 
 function required<T>(value: T | undefined, param: keyof Args, operation: Operation, fix: string): T {
   if (value === undefined || (typeof value === 'string' && !value.trim()))
@@ -143,8 +133,8 @@ const WRITES: Record<Operation, Write> = {
         a.operation,
         `One of ${SCORER_TYPES.join(', ')}.`,
       );
-      const def = { scorer_type, config: a.config, prompt: a.prompt, judge_model: a.judge_model };
-      checkScorerDef(def);
+      const given = { scorer_type, config: a.config, prompt: a.prompt, judge_model: a.judge_model };
+      const def = parseScorerDef(defined(given), '');
       const body = defined({ id: a.id, name: a.name, ...scorerBody(def) });
       return send(ctx, 'POST', evalsPath('scorers'), Scorer, body);
     },
@@ -158,7 +148,7 @@ export default defineTool({
   name: 'evals_write',
   title: 'Change evaluations',
   description:
-    'Create, update, delete evaluation projects, datasets (rows inline or from a .jsonl/.csv file; freeze versions for eval_run) and scorers.',
+    'Create, update or delete evaluation projects, datasets (rows inline or from .jsonl/.csv; freeze versions) and scorers.',
   toolset: 'evals',
   operations: Object.fromEntries(Object.entries(WRITES).map(([op, w]) => [op, w.spec])),
   input: Input,

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { CsvError, parseCsv } from '../../src/files/csv.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
-import { AnyObject } from './shared.js';
 
 /**
  * Dataset rows (spec 2 §2.7: `input` required; `output`, `system`, `expected_output`, `context`,
@@ -11,9 +10,11 @@ import { AnyObject } from './shared.js';
  * `expected_output`) is refused rather than dropped, since it would silently change every score.
  */
 
-export const Rows = z
-  .union([z.array(AnyObject()), z.string()])
-  .describe('[{input, expected_output?}] or .jsonl/.csv path');
+/**
+ * Listed without a type: JSON Schema would need an anyOf for "array or path", paid for on every
+ * turn; readRows checks the shape instead and says what it takes.
+ */
+export const Rows = z.unknown().describe('[{input, expected_output?}] or .jsonl/.csv path');
 
 export type Row = Record<string, unknown> & { input: unknown };
 
@@ -56,12 +57,16 @@ function checkRow(value: unknown, param: string, where: string): Row {
 }
 
 /** The rows of `value`: inline objects, or the rows of a file named by its path. */
-export async function readRows(
-  ctx: ToolContext,
-  value: z.infer<typeof Rows>,
-  param = 'rows',
-): Promise<Row[]> {
+export async function readRows(ctx: ToolContext, value: unknown, param = 'rows'): Promise<Row[]> {
   if (Array.isArray(value)) return value.map((row, i) => checkRow(row, `${param}[${i}]`, ''));
+  if (typeof value !== 'string' || !value.trim()) {
+    throw rowError(
+      param,
+      '',
+      'give an array of rows or the path of a rows file.',
+      `Pass ${param}: [{"input": ..., "expected_output": ...}] or "rows.jsonl".`,
+    );
+  }
   const file = await readRowsFile(ctx, value, param);
   const text = file.data.toString('utf8');
   const ext = /\.([a-z]+)$/i.exec(file.name)?.[1]?.toLowerCase();

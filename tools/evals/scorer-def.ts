@@ -82,7 +82,7 @@ export function parseScorerDef(value: unknown, param: string): ScorerDef {
   const parsed = ScorerDef.strict().safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const where = [param, ...issue.path.map(String)].join('.');
+    const where = [param, ...issue.path.map(String)].filter(Boolean).join('.') || 'scorer_type';
     throw new InputError(`\`${where}\`: ${issue.message}`, {
       param: where,
       fix: `A scorer definition is {scorer_type, config?, prompt?, judge_model?}, scorer_type one of ${SCORER_TYPES.join(', ')}.`,

@@ -27,3 +27,17 @@ export function needId(args: { operation: string; id?: string }): string {
     fix: `Pass the id of the ${entity.replace(/s$/, '')} (${where}).`,
   });
 }
+
+/** Project and run settings pass through; the two the spec names are checked (spec 2 §2.7: store_content, redaction). */
+export function checkSettings(settings: Record<string, unknown> | undefined): void {
+  const bad = (field: string, type: string) =>
+    new InputError(`\`settings.${field}\` is ${type}.`, {
+      param: `settings.${field}`,
+      fix: `Pass settings.${field} as ${type}, or leave it out.`,
+    });
+  if (settings?.store_content !== undefined && typeof settings.store_content !== 'boolean')
+    throw bad('store_content', 'a boolean');
+  const redaction = settings?.redaction;
+  if (redaction !== undefined && typeof redaction !== 'boolean' && typeof redaction !== 'string')
+    throw bad('redaction', 'a boolean or a mode name');
+}

@@ -21,7 +21,7 @@ const TableRow = z.object({
 });
 /** Output schemas cost tokens on every turn: the worst items go out as one readable line each. */
 export const Summary = {
-  table: z.array(AnyObject()).optional().describe('candidate, scorer, mean, pass_rate, count, failures'),
+  table: z.array(AnyObject()).optional(),
   cost_usd: z.number().optional(),
   worst: z.array(z.string()).optional(),
   content_suppressed_reason: z.string().optional(),
