@@ -322,5 +322,50 @@ describe('eval_run waits within a deadline', () => {
     });
     expect(data.cost_usd).toBeGreaterThan(0);
     expect(data.next).toBeUndefined();
+    expect(textOf(done)).toContain('| openai/gpt-sandbox-mini | exact_match | 0 | 0% | 2 | 0 |');
+  });
+
+  it('reports a run the platform stopped, with its error and what it cost', async () => {
+    const key = slow.sandbox.state.createKey({ balance: 1 });
+    const account = slow.sandbox.state.getKey(key)!.account.id;
+    const payer = await startHarness({
+      sharedSandbox: slow.sandbox,
+      credentials: [{ kind: 'api_key', value: key, source: 'env' }],
+      config: { toolsets: 'evals' },
+    });
+    try {
+      let drained = false;
+      const result = await payer.call(
+        'eval_run',
+        { rows, candidates: candidates.slice(0, 1), scorers: ['contains'] },
+        {
+          // While it is queued, the account is emptied (another key of it spends it all) and time passes.
+          onprogress: (p) => {
+            if (drained || !p.message?.startsWith('queued')) return;
+            drained = true;
+            slow.sandbox.state.createKey({ account, balance: 0 });
+            clock += 60_000;
+          },
+        },
+      );
+      expect(result.isError, textOf(result)).toBeFalsy();
+      const o = out(result);
+      expect(o).toMatchObject({
+        status: 'failed',
+        progress: 'traces 1/3, scores 0/3 (1 failed)',
+        error: expect.stringMatching(/\(insufficient_balance\)$/),
+        cost_usd: 0,
+        table: [{ candidate: 'openai/gpt-sandbox-mini', scorer: 'contains', count: 0, failures: 0 }],
+      });
+      expect(textOf(result)).toMatch(/: failed \(traces 1\/3[\s\S]*Error: .*insufficient_balance/);
+      const job = JSON.parse(
+        resourceText(
+          (await payer.client.readResource({ uri: `orbit://jobs/${o.experiment_id}` })).contents[0],
+        ),
+      );
+      expect(job).toMatchObject({ status: 'failed', error: o.error });
+    } finally {
+      await payer.close();
+    }
   });
 });

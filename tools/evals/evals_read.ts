@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineTool, type OperationSpec, type ToolContext } from '../../src/mcp/define-tool.js';
-import { getExperiment, runResult } from './experiment.js';
+import { getExperiment, RunOut, runResult } from './experiment.js';
 import { Dataset, DatasetVersion, ListOf, OutputPage, Project, Scorer } from './replies.js';
 import { evalsPath, needId, Out } from './shared.js';
+import { summaryText } from './summary.js';
 
 /** Lists and single objects are shown whole, except rows: a dataset shows its first rows only. */
 const MAX_ROWS_SHOWN = 100;
@@ -73,5 +74,10 @@ export default defineTool({
   output: Out,
   async run(args, ctx) {
     return { operation: args.operation, data: await READS[args.operation](ctx, args) };
+  },
+  // An experiment reads best as eval_run shows it: its table; everything else as JSON.
+  text: (r) => {
+    const run = r.operation === 'experiments.get' ? RunOut.safeParse(r.data) : undefined;
+    return run?.success ? summaryText(run.data) : JSON.stringify(r);
   },
 });
