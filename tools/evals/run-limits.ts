@@ -50,7 +50,7 @@ export function checkRunLimits(items: number | undefined, candidates: number, sc
   const fewer = candidates > 1 || scorers > 0 ? ' Fewer candidates or scorers allow more rows per run.' : '';
   throw new InputError(`This run is too big: ${why}. Nothing was sent.`, {
     param: 'rows',
-    fix: `With ${plural(candidates, 'candidate')} and ${plural(scorers, 'scorer')} a run takes at most ${perRun} rows: split the ${items} rows into ${Math.ceil(items / perRun)} runs (rows ${ranges(items, perRun)}).${fewer}`,
+    fix: `With ${plural(candidates, 'candidate')} and ${plural(scorers, 'scorer')} a run takes at most ${plural(perRun, 'row')}: split the ${items} rows into ${Math.ceil(items / perRun)} runs (rows ${ranges(items, perRun)}).${fewer}`,
     details: { work_units: units, max_rows_per_run: perRun },
   });
 }
