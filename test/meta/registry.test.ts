@@ -72,7 +72,7 @@ describe('tool registry', () => {
         const operation = toolListing(tool).inputSchema.properties?.operation as
           | { enum?: string[] }
           | undefined;
-        expect(operation?.enum?.sort(), tool.name).toEqual(Object.keys(tool.operations).sort());
+        expect([...(operation?.enum ?? [])].sort(), tool.name).toEqual(Object.keys(tool.operations).sort());
       }
     }
   });
