@@ -2,30 +2,35 @@ import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { MaxWait } from '../../src/jobs/follow.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { chatText, ToolCallOut } from '../text/reply.js';
+import { awaitResponse, RESPONSE_KIND } from '../text/stored.js';
 import { audioText, awaitSpeech } from './audio.js';
 import { filesContent } from './shared.js';
 import { awaitTranscript, finish, TranscriptOut, transcriptText } from './transcription.js';
 
-/** Speech or transcription: a job of either kind, in one shape (status: completed or pending). */
+const KINDS = ['speech', 'transcription', RESPONSE_KIND] as const;
+
+/**
+ * Speech, transcription, or a stored chat response (background or not: reading one is free), in
+ * one shape (status: completed or pending).
+ */
 const Output = TranscriptOut.extend({
   status: z.string(),
-  kind: z.enum(['speech', 'transcription']),
+  kind: z.enum(KINDS),
+  tool_calls: z.array(z.unknown()).optional(),
 });
 
 export default defineTool({
   name: 'job_status',
   title: 'Speech or transcription job status',
   description:
-    'State of a speech_generate or transcribe run_id; waits up to max_wait_s, then saves the result. Free. (Videos: video_status.)',
+    'State of a speech_generate, transcribe or chat response run_id; waits up to max_wait_s, then saves the result. Free. (Videos: video_status.)',
   toolset: 'media',
   credential: 'api_key',
   nature: 'read',
   input: z.object({
     run_id: z.string(),
-    kind: z
-      .enum(['speech', 'transcription'])
-      .optional()
-      .describe('needed for jobs this server did not start'),
+    kind: z.enum(KINDS).optional().describe('needed for jobs this server did not start'),
     model: z.string().optional().describe('speech model, when not known'),
     max_wait_s: MaxWait,
   }),
@@ -34,6 +39,18 @@ export default defineTool({
   async run(args, ctx) {
     const known = ctx.jobs.get(args.run_id);
     const kind = args.kind ?? known?.kind;
+    if (kind === RESPONSE_KIND) {
+      const r = await awaitResponse(ctx, args.run_id, args.max_wait_s, known?.model);
+      return {
+        kind: RESPONSE_KIND,
+        status: r.next ? 'pending' : 'completed',
+        text: r.text,
+        ...(r.tool_calls ? { tool_calls: r.tool_calls } : {}),
+        ...(r.cost ? { cost: r.cost.amount } : {}),
+        run_id: args.run_id,
+        ...(r.next ? { next: r.next } : {}),
+      };
+    }
     if (kind === 'speech') {
       const model = args.model ?? known?.model;
       return { kind: 'speech' as const, ...(await awaitSpeech(ctx, args.run_id, model, args.max_wait_s)) };
@@ -54,13 +71,27 @@ export default defineTool({
     throw new InputError(`No speech or transcription job "${args.run_id}" is known to this server.`, {
       fix: known
         ? `That is a ${known.kind} job: call ${known.next}.`
-        : 'Pass kind: "speech" for a speech job started elsewhere.',
+        : 'Pass kind: "speech" for a speech job started elsewhere, or "response" for a stored chat response.',
       param: 'run_id',
     });
   },
   text: (r) =>
     r.kind === 'speech'
       ? audioText(r)
-      : transcriptText({ ...r, status: r.status === 'pending' ? 'pending' : 'completed' }),
+      : r.kind === RESPONSE_KIND
+        ? responseText(r)
+        : transcriptText({ ...r, status: r.status === 'pending' ? 'pending' : 'completed' }),
   content: (r) => filesContent([r]),
 });
+
+function responseText(r: z.infer<typeof Output>): string {
+  const calls = z.array(ToolCallOut).safeParse(r.tool_calls ?? []);
+  return chatText({
+    text: r.text ?? '',
+    ...(calls.success && calls.data.length ? { tool_calls: calls.data } : {}),
+    finish_reason: r.status,
+    ...(r.cost !== undefined ? { cost: { amount: r.cost, currency: 'USD' } } : {}),
+    response_id: r.run_id,
+    ...(r.next ? { next: r.next } : {}),
+  });
+}
