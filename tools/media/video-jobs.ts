@@ -1,9 +1,25 @@
 import { z } from 'zod';
-import { UpstreamInvalidError } from '../../src/errors.js';
+import {
+  ConnectionError,
+  NotFoundError,
+  type OrbitErrorOptions,
+  TimeoutError,
+  UpstreamInvalidError,
+  UpstreamTimeoutError,
+} from '../../src/errors.js';
+import { mayHaveReached } from '../../src/http/client.js';
 import { followJob, jobDone, jobFailed, nextCall } from '../../src/jobs/follow.js';
 import { type Step, seconds } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
-import { download, FileFields, type FileOut, optionalNumber, saveBytes, whereSaved } from './shared.js';
+import {
+  download,
+  FileFields,
+  type FileOut,
+  optionalNumber,
+  receiving,
+  saveBytes,
+  whereSaved,
+} from './shared.js';
 
 /**
  * Video jobs: the accepted reply (spec 2 §2.4), both status shapes of GAPS.md normalized to the
@@ -118,13 +134,40 @@ export function describeVideo(state: VideoState, elapsedMs?: number): { message:
   return { message: 'status unknown; still checking' };
 }
 
-export async function fetchVideoStatus(ctx: ToolContext, runId: string) {
-  const res = await ctx.api.request({
-    method: 'GET',
-    path: '/api/video/status',
-    query: { requestId: runId },
-    schema: Status,
-  });
+/**
+ * Which status route answers: the current one (GAPS.md), or, once it answered 404, the older
+ * `/api/generate-video/status` with the content proxy for the bytes. Kept for one wait.
+ */
+export interface VideoRoutes {
+  older: boolean;
+}
+
+export async function fetchVideoStatus(ctx: ToolContext, runId: string, routes: VideoRoutes, model?: string) {
+  const older = () =>
+    ctx.api.request({
+      method: 'GET',
+      path: '/api/generate-video/status',
+      query: { runId, model },
+      schema: Status,
+    });
+  let res: Awaited<ReturnType<typeof older>>;
+  if (routes.older) res = await older();
+  else {
+    try {
+      res = await ctx.api.request({
+        method: 'GET',
+        path: '/api/video/status',
+        query: { requestId: runId },
+        schema: Status,
+      });
+    } catch (error) {
+      // A 404 is the route missing or the run unknown: the older route tells which.
+      if (!(error instanceof NotFoundError)) throw error;
+      res = await older();
+      routes.older = true;
+      ctx.progress.report('the video status route answered 404; using the older status route');
+    }
+  }
   return { state: readVideoStatus(res.data), hintMs: res.retryAfterMs, model: res.data.model };
 }
 
@@ -173,6 +216,7 @@ export async function awaitVideo(
   const cost = costOf({ estimate, balance: known.balance });
   const next = nextCall('video_status', known.runId);
   const started = Date.now();
+  const routes: VideoRoutes = { older: false };
   const outcome = await followJob<VideoState>(ctx, {
     id: known.runId,
     kind: 'video',
@@ -181,7 +225,7 @@ export async function awaitVideo(
     maxWaitS: options.maxWaitS,
     startMessage: `video ${known.runId} submitted; waiting for it`,
     poll: async (): Promise<Step<VideoState>> => {
-      const { state, hintMs } = await fetchVideoStatus(ctx, known.runId);
+      const { state, hintMs } = await fetchVideoStatus(ctx, known.runId, routes, known.model);
       if (state.status === 'COMPLETED' || state.status === 'FAILED' || state.status === 'CANCELED')
         return { done: true, value: state };
       const { message, fraction } = describeVideo(state, Date.now() - started);
@@ -215,7 +259,7 @@ export async function awaitVideo(
       },
     );
   }
-  const file = state.videoUrl && options.download ? await saveVideo(ctx, state.videoUrl) : undefined;
+  const file = options.download ? await saveVideo(ctx, known.runId, state.videoUrl, routes) : undefined;
   const finalCost = state.finalCost ?? estimate;
   const out: VideoOut = {
     run_id: known.runId,
@@ -235,9 +279,65 @@ export async function awaitVideo(
   return out;
 }
 
-async function saveVideo(ctx: ToolContext, url: string): Promise<FileOut> {
-  const { data, contentType } = await download(ctx, url, 'the video');
-  return saveBytes(ctx, data, contentType);
+/**
+ * Saves the finished video: from its temporary URL, or through the content proxy
+ * (`/api/generate-video/content`) when the status gave none, the URL answered 404, or the older
+ * routes are the ones that answer here.
+ */
+async function saveVideo(
+  ctx: ToolContext,
+  runId: string,
+  url: string | undefined,
+  routes: VideoRoutes,
+): Promise<FileOut | undefined> {
+  if (url && !routes.older) {
+    try {
+      const { data, contentType } = await download(ctx, url, 'the video');
+      return saveBytes(ctx, data, contentType);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  const res = await ctx.api.bytes({
+    method: 'GET',
+    path: '/api/generate-video/content',
+    query: { runId },
+    headers: { accept: 'video/*, */*' },
+    onBytes: receiving(ctx, 'downloading the video'),
+  });
+  if (/json/i.test(res.contentType)) {
+    throw new UpstreamInvalidError('The video content route sent JSON instead of the video.', {
+      requestId: res.requestId,
+      fix: `Call video_status with run_id "${runId}" again, or open the video URL if it has one.`,
+    });
+  }
+  return saveBytes(ctx, res.data, res.contentType);
+}
+
+/**
+ * A video submit. One that timed out or lost its connection may have been accepted and charged:
+ * the way on is video_recent (which lists the run), never a second submit that may pay twice.
+ */
+export async function submitVideo(ctx: ToolContext, path: string, body: Record<string, unknown>) {
+  try {
+    return await ctx.api.request({ method: 'POST', path, body, schema: Accepted });
+  } catch (error) {
+    const lost =
+      error instanceof TimeoutError ||
+      error instanceof UpstreamTimeoutError ||
+      (error instanceof ConnectionError && mayHaveReached(error));
+    if (!lost) throw error;
+    const message = `${error.message} The platform may have accepted the job and charged for it.`;
+    const options: OrbitErrorOptions = {
+      status: error.status,
+      requestId: error.requestId,
+      cause: error,
+      fix: 'Call video_recent to find the run and follow it with video_status; do not submit again (a second submit may pay twice).',
+    };
+    if (error instanceof TimeoutError) throw new TimeoutError(message, options);
+    if (error instanceof UpstreamTimeoutError) throw new UpstreamTimeoutError(message, options);
+    throw new ConnectionError(message, options);
+  }
 }
 
 /** Text for video results: the state, where the video is, and what it cost. */
