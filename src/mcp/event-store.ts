@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 
 interface Stored {
   streamId: string;
