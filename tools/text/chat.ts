@@ -1,6 +1,7 @@
 import { NotFoundError, UpstreamInvalidError } from '../../src/errors.js';
+import { routeMissing } from '../../src/http/fallback.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
-import { LEGACY_PATH, legacyInto, routeMissing } from './legacy.js';
+import { LEGACY_PATH, legacyInto } from './legacy.js';
 import { type ChatArgs, Input } from './options.js';
 import { ChatOut, chatText, emptyState, resultOf } from './reply.js';
 import { buildRequest, type ChatRequest } from './request.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NotFoundError, REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
+import { REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
 import type { Api } from '../../src/http/client.js';
 import { textOf } from './conversation.js';
 import type { ChatState } from './reply.js';
@@ -13,10 +13,6 @@ import type { Exchange } from './send.js';
  * never by the literal word).
  */
 export const LEGACY_PATH = '/api/talk-to-gpt';
-
-/** A 404 of the route itself, not of the model (which some platforms also answer with 404). */
-export const routeMissing = (error: unknown): error is NotFoundError =>
-  error instanceof NotFoundError && error.upstreamCode !== 'model_not_found';
 
 const Footer = z.looseObject({
   cost: z.number().optional(),
