@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { MaxWait } from '../../src/jobs/follow.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
-import { chatText, ToolCallOut } from '../text/reply.js';
+import { answerText } from '../text/reply.js';
 import { awaitResponse, RESPONSE_KIND } from '../text/stored.js';
 import { audioText, awaitSpeech } from './audio.js';
 import { filesContent } from './shared.js';
@@ -12,12 +12,12 @@ const KINDS = ['speech', 'transcription', RESPONSE_KIND] as const;
 
 /**
  * Speech, transcription, or a stored chat response (background or not: reading one is free), in
- * one shape (status: completed or pending).
+ * one shape (status: completed or pending). A response's tool calls are lines of its `text`
+ * (id, name, arguments), which keeps this shared schema small.
  */
 const Output = TranscriptOut.extend({
   status: z.string(),
   kind: z.enum(KINDS),
-  tool_calls: z.array(z.unknown()).optional(),
 });
 
 export default defineTool({
@@ -43,8 +43,7 @@ export default defineTool({
       return {
         kind: RESPONSE_KIND,
         status: r.next ? 'pending' : 'completed',
-        text: r.text,
-        ...(r.tool_calls ? { tool_calls: r.tool_calls } : {}),
+        text: answerText(r),
         ...(r.cost ? { cost: r.cost.amount } : {}),
         run_id: args.run_id,
         ...(r.next ? { next: r.next } : {}),
@@ -84,13 +83,6 @@ export default defineTool({
 });
 
 function responseText(r: z.infer<typeof Output>): string {
-  const calls = z.array(ToolCallOut).safeParse(r.tool_calls ?? []);
-  return chatText({
-    text: r.text ?? '',
-    ...(calls.success && calls.data.length ? { tool_calls: calls.data } : {}),
-    finish_reason: r.status,
-    ...(r.cost !== undefined ? { cost: { amount: r.cost, currency: 'USD' } } : {}),
-    response_id: r.run_id,
-    ...(r.next ? { next: r.next } : {}),
-  });
+  if (r.next) return `Response ${r.run_id} is still running. Next: call ${r.next}.`;
+  return `${r.text ?? ''}\n[response ${r.run_id}${r.cost !== undefined ? ` · ${r.cost} USD` : ''}]`;
 }

@@ -191,11 +191,17 @@ function capped(reasoning: string): string {
   return `[${cut} earlier characters of reasoning not shown] …${reasoning.slice(cut)}`;
 }
 
-/** The compact text form: the answer, the calls to make, then one line of facts. */
-export function chatText(r: ChatOut): string {
+/** The answer, then one line per tool call to make: `Tool call <id>: <name>(<arguments>)`. */
+export function answerText(r: Pick<ChatOut, 'text' | 'tool_calls'>): string {
   const lines = r.text ? [r.text] : [];
   for (const call of r.tool_calls ?? [])
     lines.push(`Tool call ${call.id}: ${call.name}(${call.raw ?? JSON.stringify(call.arguments ?? {})})`);
+  return lines.join('\n');
+}
+
+/** The compact text form: the answer and calls, then one line of facts. */
+export function chatText(r: ChatOut): string {
+  const lines = [answerText(r)].filter(Boolean);
   if (r.next) lines.push(`Still running. Next: call ${r.next}.`);
   const u = r.usage;
   const facts = [

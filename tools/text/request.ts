@@ -124,7 +124,7 @@ function checkFormatFields(args: ChatArgs, conversation: Conversation): void {
     const unsupported = given(['tools', 'tool_choice', 'reasoning_effort', 'hide_reasoning']);
     if (unsupported.length > 0) {
       throw new InputError(
-        `${unsupported.join(', ')} ${verb(unsupported)} not possible with format "completions".`,
+        `The completions format takes text only, so ${unsupported.join(', ')} cannot be used with it.`,
         {
           param: unsupported[0],
           fix: 'Use format "chat" (the default) for tools and reasoning.',
