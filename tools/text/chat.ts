@@ -20,16 +20,21 @@ export default defineTool({
   nature: 'spend',
   async run(args, ctx) {
     const request = buildRequest(args);
-    // One place sees the request as sent and the reply as read: a check of the reply (such as an
-    // enclave signature) goes here, after `answer`.
-    return answer(request, args, ctx);
+    // The one place that sees the request as sent and the reply as read: a check of the reply (an
+    // enclave signature: set request.capture, then verify `sent.captured`) goes here.
+    const { out } = await answer(request, args, ctx);
+    return out;
   },
   spent: (r) => (r.cost?.currency.toUpperCase() === 'USD' ? r.cost.amount : undefined),
   text: chatText,
 });
 
 /** Sends the request the way it asks (streamed, whole, or in the background) and reads the answer. */
-async function answer(request: ChatRequest, args: ChatArgs, ctx: ToolContext): Promise<ChatOut> {
+async function answer(
+  request: ChatRequest,
+  args: ChatArgs,
+  ctx: ToolContext,
+): Promise<{ out: ChatOut; sent: Exchange }> {
   const state = emptyState();
   let sent: Exchange;
   try {
@@ -49,9 +54,9 @@ async function answer(request: ChatRequest, args: ChatArgs, ctx: ToolContext): P
     }
     const out = await awaitResponse(ctx, state.responseId, request.waitS, args.model);
     // The submit is what was charged: its request id is the one to quote.
-    return { ...out, ...(sent.requestId ? { request_id: sent.requestId } : {}) };
+    return { out: { ...out, ...(sent.requestId ? { request_id: sent.requestId } : {}) }, sent };
   }
-  return resultOf(state, sent.requestId, args.model);
+  return { out: resultOf(state, sent.requestId, args.model), sent };
 }
 
 /** The chat-completions route is absent here (404): the legacy text route, when the request fits it. */

@@ -52,10 +52,7 @@ export async function legacyInto(state: ChatState, api: Api, request: ChatReques
   state.finish_reason = 'stop';
   state.usage = { input_tokens: f.inputTokens, output_tokens: f.outputTokens };
   if (f.cost !== undefined) state.cost = { amount: f.cost, currency: 'USD' };
-  return {
-    requestId: res.requestId,
-    ...(res.headers['x-provider'] ? { provider: res.headers['x-provider'] } : {}),
-  };
+  return { requestId: res.requestId };
 }
 
 function safeJson(text: string): unknown {

@@ -4,6 +4,7 @@ import {
   StreamIncompleteError,
   UpstreamInvalidError,
 } from '../../src/errors.js';
+import type { CapturedExchange } from '../../src/http/capture.js';
 import type { Api } from '../../src/http/client.js';
 import type { SseEvent } from '../../src/http/sse.js';
 import type { Progress } from '../../src/mcp/define-tool.js';
@@ -16,31 +17,37 @@ import type { ChatRequest } from './request.js';
 /** What the platform said about the exchange besides the answer. */
 export interface Exchange {
   requestId?: string;
-  /** The provider that served it (`X-Provider` on the reply). */
-  provider?: string;
+  /** The exact bytes sent and received, when the request asked for them (`capture`). */
+  captured?: CapturedExchange;
 }
 
 /** One request and its whole reply, read into `state`. */
 export async function callInto(state: ChatState, api: Api, request: ChatRequest): Promise<Exchange> {
-  const spec = { method: 'POST' as const, path: request.path, body: request.body, headers: request.headers };
+  const spec = {
+    method: 'POST' as const,
+    path: request.path,
+    body: request.body,
+    headers: request.headers,
+    capture: request.capture,
+  };
   if (request.format === 'messages') {
     const res = await api.request({ ...spec, schema: MessageBody });
     applyMessage(state, res.data);
-    return exchange(res);
+    return exchange(res, res.captured);
   }
   if (request.format === 'responses') {
     const res = await api.request({ ...spec, schema: ResponseBody });
     applyResponse(state, res.data);
-    return exchange(res);
+    return exchange(res, res.captured);
   }
   const res = await api.request({ ...spec, schema: ChatBody });
   applyChat(state, res.data);
-  return exchange(res);
+  return exchange(res, res.captured);
 }
 
-const exchange = (res: { requestId?: string; headers: Record<string, string> }): Exchange => ({
+const exchange = (res: { requestId?: string }, captured?: CapturedExchange): Exchange => ({
   requestId: res.requestId,
-  ...(res.headers['x-provider'] ? { provider: res.headers['x-provider'] } : {}),
+  ...(captured ? { captured } : {}),
 });
 
 /**
@@ -62,6 +69,7 @@ export async function streamInto(
     path: request.path,
     body: request.body,
     headers: request.headers,
+    capture: request.capture,
     isTerminal,
   });
   const apply = (event: SseEvent) => {
@@ -99,7 +107,7 @@ export async function streamInto(
   }
   // The result carries the whole answer; a partial one still waiting out the throttle is stale.
   progress.discard?.();
-  return exchange(res);
+  return exchange(res, await res.captured);
 }
 
 /** The answer so far, tail-capped so a notification stays small. */
