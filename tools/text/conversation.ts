@@ -84,8 +84,8 @@ export function readConversation(args: {
     const { tool_calls: calls = [], tool_call_id: callId, cache_control: cache } = parsed.data;
     const content = message.content === null ? undefined : (message.content as Content | undefined);
     if (message.role === 'system') {
-      if (typeof content !== 'string') throw need(at, 'a system message takes text content');
-      if (cache) throw need(at, 'cache_control goes on a user, assistant or tool message');
+      if (typeof content !== 'string') throw need(at, 'a system message takes text content', PLAIN);
+      if (cache) throw need(at, 'cache_control goes on a user, assistant or tool message', PLAIN);
       system.push(content);
       return;
     }
@@ -93,7 +93,7 @@ export function readConversation(args: {
     if (message.role !== 'tool' && callId) throw need(at, 'only a tool message takes tool_call_id');
     if (calls.length > 0 && message.role !== 'assistant')
       throw need(at, 'only an assistant message takes tool_calls');
-    if (content === undefined && calls.length === 0) throw need(at, 'content is missing');
+    if (content === undefined && calls.length === 0) throw need(at, 'content is missing', PLAIN);
     turns.push({
       role: message.role,
       ...(content !== undefined ? { content } : {}),
@@ -118,11 +118,12 @@ function jsonOf(call: { arguments?: unknown; raw?: string }): string {
   return JSON.stringify(call.arguments ?? {});
 }
 
-function need(at: number, what: string): InputError {
-  return new InputError(`${where(at)}: ${what}.`, {
-    param: where(at),
-    fix: 'A tool loop sends the assistant message with the tool_calls chat returned, then one {role: "tool", tool_call_id, content} per call.',
-  });
+const LOOP =
+  'A tool loop sends the assistant message with the tool_calls chat returned, then one {role: "tool", tool_call_id, content} per call.';
+const PLAIN = 'Give each message content: text, or an array of content blocks.';
+
+function need(at: number, what: string, fix = LOOP): InputError {
+  return new InputError(`${where(at)}: ${what}.`, { param: where(at), fix });
 }
 
 /** The plain text of content: a string, or the text of its text blocks. */
