@@ -345,6 +345,15 @@ const NOT_REACHED = new Set([
 ]);
 
 /**
+ * False when a failure happened before the request could reach the platform (nothing was received,
+ * nothing charged); true when the platform may have received it (a timeout, a dropped connection).
+ */
+export function mayHaveReached(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return !(typeof cause?.code === 'string' && NOT_REACHED.has(cause.code));
+}
+
+/**
  * What a failed exchange means for the caller. A connection that could not be made is "could not
  * reach"; one that closed after the request went out may have been received (and charged), and a
  * stream cut before its first event is an incomplete stream, not an unreachable platform.
