@@ -26,6 +26,7 @@ export const toolModules: Readonly<Record<string, ToolLoader>> = {
   auth_status: () => import('./account/auth_status.js'),
   auth_login: () => import('./account/auth_login.js'),
   auth_logout: () => import('./account/auth_logout.js'),
+  usage_get: () => import('./account/usage_get.js'),
 };
 
 // Our own generated file, checked against the modules by test/meta.
