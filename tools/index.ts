@@ -27,6 +27,8 @@ export const toolModules: Readonly<Record<string, ToolLoader>> = {
   auth_login: () => import('./account/auth_login.js'),
   auth_logout: () => import('./account/auth_logout.js'),
   usage_get: () => import('./account/usage_get.js'),
+  batches_list: () => import('./account/batches_list.js'),
+  batches_get: () => import('./account/batches_get.js'),
 };
 
 // Our own generated file, checked against the modules by test/meta.
