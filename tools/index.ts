@@ -29,6 +29,10 @@ export const toolModules: Readonly<Record<string, ToolLoader>> = {
   usage_get: () => import('./account/usage_get.js'),
   batches_list: () => import('./account/batches_list.js'),
   batches_get: () => import('./account/batches_get.js'),
+  settings_read: () => import('./account/settings_read.js'),
+  settings_write: () => import('./account/settings_write.js'),
+  teams_read: () => import('./teams/teams_read.js'),
+  teams_write: () => import('./teams/teams_write.js'),
 };
 
 // Our own generated file, checked against the modules by test/meta.
