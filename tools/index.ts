@@ -31,6 +31,8 @@ export const toolModules: Readonly<Record<string, ToolLoader>> = {
   batches_get: () => import('./account/batches_get.js'),
   settings_read: () => import('./account/settings_read.js'),
   settings_write: () => import('./account/settings_write.js'),
+  api_keys_read: () => import('./keys/api_keys_read.js'),
+  api_keys_write: () => import('./keys/api_keys_write.js'),
   teams_read: () => import('./teams/teams_read.js'),
   teams_write: () => import('./teams/teams_write.js'),
 };
