@@ -21,6 +21,15 @@ import { defaultConfigDir } from './store.js';
 /** The folder for new API-key secrets: `<config folder>/api-keys`. */
 export const secretsDir = (configDir: string = defaultConfigDir()): string => join(configDir, 'api-keys');
 
+/**
+ * One sub-folder per platform (its host and port), so keys of two platforms, or of the sandbox,
+ * never share a file name: `<config folder>/api-keys/api.example.com`.
+ */
+export function platformSecretsDir(baseUrl: string, configDir?: string): string {
+  const host = new URL(baseUrl).host.replace(/[^A-Za-z0-9.-]/g, '_');
+  return join(secretsDir(configDir), host);
+}
+
 /** Writes `secret` to `<dir>/<name>.key` and returns the path; the same name again replaces the file. */
 export function writeSecretFile(name: string, secret: string, dir: string = secretsDir()): string {
   if (!/^[A-Za-z0-9_.-]{1,100}$/.test(name) || name.startsWith('.')) {

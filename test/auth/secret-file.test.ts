@@ -2,7 +2,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { secretFingerprint, secretsDir, writeSecretFile } from '../../src/auth/secret-file.js';
+import {
+  platformSecretsDir,
+  secretFingerprint,
+  secretsDir,
+  writeSecretFile,
+} from '../../src/auth/secret-file.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -37,6 +42,16 @@ describe('writeSecretFile', () => {
     for (const name of ['../x', '.hidden', 'a/b', '']) {
       expect(() => writeSecretFile(name, 's', dir)).toThrow(/safe file name/);
     }
+  });
+
+  it("keeps each platform's secrets in a folder named by its host and port", () => {
+    const config = tempConfig();
+    expect(platformSecretsDir('https://api.example.com/v1', config)).toBe(
+      join(config, 'api-keys', 'api.example.com'),
+    );
+    expect(platformSecretsDir('http://127.0.0.1:8788', config)).toBe(
+      join(config, 'api-keys', '127.0.0.1_8788'),
+    );
   });
 
   it('fingerprints a secret without revealing it', () => {

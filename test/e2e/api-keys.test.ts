@@ -138,7 +138,8 @@ describe('api_keys_write create', () => {
       expires_at: '2099-01-01T00:00:00.000Z',
     });
     expect(data.key.key).toBeUndefined();
-    expect(data.secret_file).toBe(join(configDir, 'api-keys', `${data.key.id}.key`));
+    const host = new URL(sandbox.url).host.replace(':', '_');
+    expect(data.secret_file).toBe(join(configDir, 'api-keys', host, `${data.key.id}.key`));
     expect(readFileSync(data.secret_file, 'utf8')).toBe(`${secret}\n`);
     expect(statSync(data.secret_file).mode & 0o777).toBe(0o600);
     expect(data.fingerprint).toBe(secretFingerprint(secret));

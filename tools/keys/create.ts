@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { secretFingerprint, writeSecretFile } from '../../src/auth/secret-file.js';
+import { platformSecretsDir, secretFingerprint, writeSecretFile } from '../../src/auth/secret-file.js';
 import type { ToolContext } from '../../src/context.js';
 import { HOW_TO_GET } from '../../src/credentials.js';
 import { AbortedError, InputError, InternalError, MissingCredentialError } from '../../src/errors.js';
@@ -68,7 +68,7 @@ export async function createKey(ctx: Ctx, body: CreateBody): Promise<Delivery> {
   // An audit line for the person's own log: which key, never its secret.
   ctx.log.info(`Created API key ${key.id} (${base.fingerprint})${base.replayed ? ', replayed' : ''}.`);
   if (remote) return { ...base, ...(await showOnce(ctx, key, secret)) };
-  return { ...base, secret_file: saveSecret(key.id, secret) };
+  return { ...base, secret_file: saveSecret(platformSecretsDir(ctx.api.baseUrl), key.id, secret) };
 }
 
 /** Over HTTP, before anything is created: the person must be able to receive the secret. */
@@ -103,10 +103,10 @@ async function showOnce(ctx: Ctx, key: KeyRecord, secret: string): Promise<Pick<
   };
 }
 
-function saveSecret(id: string, secret: string): string {
+function saveSecret(dir: string, id: string, secret: string): string {
   const name = /^[A-Za-z0-9_-]{1,100}$/.test(id) ? id : secretFingerprint(secret).replace(':', '-');
   try {
-    return writeSecretFile(name, secret);
+    return writeSecretFile(name, secret, dir);
   } catch (error) {
     throw new InternalError(
       `The key ${id} was created, but its secret could not be saved (${(error as Error).message}).`,
