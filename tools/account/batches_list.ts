@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/mcp/define-tool.js';
-import { BatchSummary, Filters, listBatches, summary, summaryLine } from './batches.js';
+import { Filters } from './batch-query.js';
+import { BatchSummary, listBatches, summary, summaryLine } from './batches.js';
 
 const Item = z.looseObject({ id: z.string(), status: z.string() });
 

@@ -6,6 +6,7 @@ import {
   type Member,
   MemberPage,
   need,
+  nothingToChange,
   Ok,
   requireRole,
   sessionCall,
@@ -77,7 +78,7 @@ export async function updateMember(ctx: Ctx, ref: string, args: MemberArgs) {
     args.usage_limit_usd === undefined &&
     args.usage_limit_enforced === undefined
   )
-    need(undefined, 'role` or `usage_limit_usd` / `usage_limit_enforced', 'member_update');
+    nothingToChange('member_update', ['role', 'usage_limit_usd', 'usage_limit_enforced']);
   const limit = args.usage_limit_usd;
   if (limit !== undefined && limit !== null && !(limit >= 0)) {
     throw new InputError('`usage_limit_usd` cannot be negative.', {

@@ -136,3 +136,12 @@ export function need<T>(value: T | undefined, param: string, operation: string):
     fix: `Pass ${param} and call again.`,
   });
 }
+
+/** An operation that changes some fields and was given none of them. */
+export function nothingToChange(operation: string, fields: readonly string[]): never {
+  const named = fields.map((field) => `\`${field}\``).join(', ');
+  throw new InputError(`Operation "${operation}" needs at least one of ${named}.`, {
+    param: fields[0],
+    fix: `Pass ${named.replace(/, ([^,]*)$/, ' or $1')} and call again.`,
+  });
+}

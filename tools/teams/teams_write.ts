@@ -6,6 +6,7 @@ import { invite, revokeInvitation } from './invitations.js';
 import { removeMember, updateMember } from './members.js';
 import {
   need,
+  nothingToChange,
   Ok,
   Preferences,
   requireRole,
@@ -96,7 +97,7 @@ export default defineTool({
     switch (operation) {
       case 'update': {
         const name = nameFor(TeamName, args.name, operation);
-        if (name === undefined && args.status === undefined) need(undefined, 'name` or `status', operation);
+        if (name === undefined && args.status === undefined) nothingToChange(operation, ['name', 'status']);
         const team = await teamDetails(ctx, ref);
         requireRole(team, 'admin', 'Changing a team');
         if (args.status && args.status !== 'active' && args.status !== team.status) {
@@ -140,7 +141,7 @@ export default defineTool({
       case 'self_update': {
         const name = nameFor(DisplayName, args.name, operation);
         if (name === undefined && args.bill_to_team === undefined)
-          need(undefined, 'bill_to_team` or `name', operation);
+          nothingToChange(operation, ['bill_to_team', 'name']);
         const data = await sessionCall(ctx, {
           method: 'PATCH',
           path: teamPath(ref, '/members/self'),
