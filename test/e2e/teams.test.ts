@@ -170,7 +170,7 @@ describe('teams_write: teams', () => {
       },
       accept,
     );
-    expect(asked[0]).toMatch(/Set the team "Paused Team" to paused\?/);
+    expect(asked[0]).toMatch(/Set the team "Paused Team" from active to paused\?/);
     expect(out(paused).data).toMatchObject({ status: 'paused', paused_at: expect.any(String) });
 
     // Back to active asks nothing.

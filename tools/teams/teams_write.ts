@@ -102,7 +102,7 @@ export default defineTool({
         requireRole(team, 'admin', 'Changing a team');
         if (args.status && args.status !== 'active' && args.status !== team.status) {
           await confirmAction(ctx, {
-            action: `Set the team "${team.name}" to ${args.status}? Its members cannot use the team's balance while it is ${args.status}.`,
+            action: `Set the team "${team.name}" from ${team.status} to ${args.status}? It stays ${args.status} until someone sets it back to active.`,
             expected: team.name,
             what: 'the team name',
             given: args.confirm,
