@@ -35,6 +35,8 @@ export const toolModules: Readonly<Record<string, ToolLoader>> = {
   api_keys_write: () => import('./keys/api_keys_write.js'),
   teams_read: () => import('./teams/teams_read.js'),
   teams_write: () => import('./teams/teams_write.js'),
+  tee_attestation: () => import('./verify/tee_attestation.js'),
+  tee_verify: () => import('./verify/tee_verify.js'),
 };
 
 // Our own generated file, checked against the modules by test/meta.
