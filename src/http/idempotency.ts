@@ -25,20 +25,35 @@ export class IdempotencyKeys {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Runs `send` with the key for this owner (a credential value, only hashed) and request body. */
-  async run<T>(owner: string, request: unknown, send: (key: string) => Promise<T>): Promise<T> {
-    const id = createHash('sha256').update(owner).update('\n').update(canonicalJson(request)).digest('hex');
+  /**
+   * Runs `send` with the key for this owner (a credential value, only hashed) and request body.
+   * With `hold`, a success keeps the key too, until `release`: for a create whose result must
+   * still reach the person, in a call that may run again from its start (an MCP call waiting for
+   * the person's answer), so the second run replays the first create instead of making another.
+   */
+  async run<T>(
+    owner: string,
+    request: unknown,
+    send: (key: string) => Promise<T>,
+    options: { hold?: boolean } = {},
+  ): Promise<T> {
+    const id = idOf(owner, request);
     this.prune();
     const key = this.pending.get(id)?.key ?? randomUUID();
     this.pending.set(id, { key, at: this.now() });
     try {
       const result = await send(key);
-      this.pending.delete(id);
+      if (!options.hold) this.pending.delete(id);
       return result;
     } catch (error) {
       if (!outcomeUnknown(error)) this.pending.delete(id);
       throw error;
     }
+  }
+
+  /** Forgets a held key: the create's result has reached the person. */
+  release(owner: string, request: unknown): void {
+    this.pending.delete(idOf(owner, request));
   }
 
   /** How many creates wait for a retry (tests). */
@@ -56,6 +71,9 @@ export class IdempotencyKeys {
     }
   }
 }
+
+const idOf = (owner: string, request: unknown): string =>
+  createHash('sha256').update(owner).update('\n').update(canonicalJson(request)).digest('hex');
 
 /** Did the platform perhaps act without us hearing the result? */
 export function outcomeUnknown(error: unknown): boolean {

@@ -48,14 +48,20 @@ export async function createKey(ctx: Ctx, body: CreateBody): Promise<Delivery> {
   }
   const remote = ctx.files.trust === 'remote';
   if (remote) await askFirst(ctx, body.name);
-  const reply = await pending.run(token.value, body, (idempotencyKey) =>
-    managementCall(ctx, 'api_keys:write', {
-      method: 'POST',
-      path: keysPath(),
-      body,
-      idempotencyKey,
-      schema: Created,
-    }),
+  // Over HTTP the secret still has to reach the person after the create, and a call that asks
+  // the person may run again from its start: the key is held until the secret was shown.
+  const reply = await pending.run(
+    token.value,
+    body,
+    (idempotencyKey) =>
+      managementCall(ctx, 'api_keys:write', {
+        method: 'POST',
+        path: keysPath(),
+        body,
+        idempotencyKey,
+        schema: Created,
+      }),
+    { hold: remote },
   );
   const { key: secret, ...fields } = reply.data;
   registerSecret(secret);
@@ -67,7 +73,11 @@ export async function createKey(ctx: Ctx, body: CreateBody): Promise<Delivery> {
   };
   // An audit line for the person's own log: which key, never its secret.
   ctx.log.info(`Created API key ${key.id} (${base.fingerprint})${base.replayed ? ', replayed' : ''}.`);
-  if (remote) return { ...base, ...(await showOnce(ctx, key, secret)) };
+  if (remote) {
+    const shown = await showOnce(ctx, key, secret);
+    pending.release(token.value, body);
+    return { ...base, ...shown };
+  }
   return { ...base, secret_file: saveSecret(platformSecretsDir(ctx.api.baseUrl), key.id, secret) };
 }
 

@@ -65,6 +65,18 @@ describe('IdempotencyKeys', () => {
     expect(keys.size).toBe(2);
   });
 
+  it('holds the key of a success until released, so a call that runs again replays it', async () => {
+    const keys = new IdempotencyKeys();
+    const seen: string[] = [];
+    await keys.run('owner', { name: 'ci' }, async (key) => seen.push(key), { hold: true });
+    await keys.run('owner', { name: 'ci' }, async (key) => seen.push(key), { hold: true });
+    expect(seen[1]).toBe(seen[0]);
+    keys.release('owner', { name: 'ci' });
+    await keys.run('owner', { name: 'ci' }, async (key) => seen.push(key));
+    expect(seen[2]).not.toBe(seen[0]);
+    expect(keys.size).toBe(0);
+  });
+
   it('writes JSON with sorted keys at every depth', () => {
     expect(canonicalJson({ b: 1, a: { d: [2, { f: 1, e: 0 }], c: null } })).toBe(
       '{"a":{"c":null,"d":[2,{"e":0,"f":1}]},"b":1}',
