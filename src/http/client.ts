@@ -11,6 +11,7 @@ import {
   TimeoutError,
 } from '../errors.js';
 import type { Logger } from '../log.js';
+import { PLATFORM_WORD } from '../word.js';
 import { type CapturedExchange, tapBody } from './capture.js';
 import { errorFromResponse } from './envelopes.js';
 import {
@@ -118,6 +119,12 @@ interface SentBody {
   bytes: Buffer;
 }
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * The cookie that carries a signed-in session (spec 1 §5 names no cookie): `<word>_session`, the
+ * platform's word like every identifier it names, and what the sandbox reads.
+ */
+export const SESSION_COOKIE = `${PLATFORM_WORD}_session`;
 
 /**
  * One undici Agent with keep-alive for the whole process (connections are shared, credentials
@@ -326,7 +333,9 @@ export class HttpClient {
       'user-agent': this.options.userAgent,
       accept: 'application/json',
     };
-    if (kind === 'session' && value) headers.cookie = value.includes('=') ? value : `session=${value}`;
+    // A bare session value goes in the platform's session cookie; a full `name=value` pair as given.
+    if (kind === 'session' && value)
+      headers.cookie = value.includes('=') ? value : `${SESSION_COOKIE}=${value}`;
     else if (value) headers.authorization = `Bearer ${value}`;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;

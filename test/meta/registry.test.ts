@@ -72,6 +72,7 @@ describe('tool registry', () => {
         const operation = toolListing(tool).inputSchema.properties?.operation as
           | { enum?: string[] }
           | undefined;
+        // Sorted copies: the listing is cached, and sorting it in place would change what tools/list sends.
         expect([...(operation?.enum ?? [])].sort(), tool.name).toEqual(Object.keys(tool.operations).sort());
       }
     }

@@ -352,13 +352,13 @@ describe('HttpClient.request', () => {
     expect(server.requests[0]?.headers.authorization).toBe('Bearer mt-manage-12345678');
   });
 
-  it('sends a session as a Cookie and no Authorization header', async () => {
+  it('sends a bare session value in the platform session cookie and no Authorization header', async () => {
     server.script(json(200, {}));
     const credentials = new StaticCredentials([{ kind: 'session', value: 'abc123session', source: 'env' }]);
     await makeClient()
       .api(scope({ credentials }))
       .request({ method: 'GET', path: '/x', credential: 'session', schema: z.object({}) });
-    expect(server.requests[0]?.headers.cookie).toBe('session=abc123session');
+    expect(server.requests[0]?.headers.cookie).toBe('orbit_session=abc123session');
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
   });
 
