@@ -8,11 +8,22 @@ describe('parseCacheControl', () => {
       staleMs: 3_600_000,
       private: false,
     });
-    expect(parseCacheControl('private, max-age="60"')).toEqual({ maxAgeMs: 60_000, staleMs: 0, private: true });
+    expect(parseCacheControl('private, max-age="60"')).toEqual({
+      maxAgeMs: 60_000,
+      staleMs: 0,
+      private: true,
+    });
   });
 
   it('keeps nothing for no-store, no-cache, a zero or missing max-age, or no header', () => {
-    for (const header of ['no-store, max-age=300', 'no-cache', 'max-age=0', 'public', 'max-age=x', undefined]) {
+    for (const header of [
+      'no-store, max-age=300',
+      'no-cache',
+      'max-age=0',
+      'public',
+      'max-age=x',
+      undefined,
+    ]) {
       expect(parseCacheControl(header)).toBeUndefined();
     }
   });
@@ -25,7 +36,8 @@ describe('ReplyCache', () => {
     let loads = 0;
     const load = (header: string | undefined) => async () => {
       loads += 1;
-      return { value: loads, headers: header ? { 'cache-control': header } : {} };
+      const headers: Record<string, string> = header ? { 'cache-control': header } : {};
+      return { value: loads, headers };
     };
     return {
       cache,
