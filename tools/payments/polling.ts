@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
+import { ApiError, ConflictError, REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
 import type { BytesResponse } from '../../src/http/client.js';
 import { followJob } from '../../src/jobs/follow.js';
 import type { Step } from '../../src/jobs/wait.js';
@@ -72,11 +72,20 @@ export async function completeByPolling(
     const reply = await ctx.api.bytes({ method: 'POST', path: completeUrl, credential: 'none' });
     return { done: true, reply };
   } catch (error) {
-    const code = error instanceof ApiError ? error.upstreamCode : undefined;
+    if (!(error instanceof ApiError)) throw error;
+    const code = error.upstreamCode;
     // Paid on the status route but not yet settled for completion: still waiting, not a failure.
-    if (code === 'payment_pending') return { done: false, message: (error as ApiError).message };
+    if (code === 'payment_pending') return { done: false, message: error.message };
     if (code === 'payment_already_used' || code === 'payment_expired' || code === 'payment_not_found') {
-      return withNewQuote(ctx, quote, `${(error as ApiError).message}`, code);
+      return withNewQuote(ctx, quote, error.message, code);
+    }
+    if (code === 'payment_rail_mismatch') {
+      throw new ConflictError(error.message, {
+        status: error.status,
+        requestId: error.requestId,
+        upstreamCode: code,
+        fix: `Call x402_complete with quote_id "${quote.quote_id}" and the preimage (lightning) or x_payment (exact rail) the wallet showed.`,
+      });
     }
     throw error;
   }
