@@ -93,7 +93,7 @@ export default defineTool({
   },
   spent: (r) => r.cost,
   text: (r) => {
-    const head = `${r.count} vectors of ${r.dimensions} numbers from ${r.model}${r.cost !== undefined ? `, cost ${r.cost} USD` : ''}`;
+    const head = `${r.count} vectors of ${r.dimensions} numbers from ${r.model}${r.cost !== undefined ? `, cost ${usd(r.cost)} USD` : ''}`;
     const files = r.files?.join(', ');
     if (r.ranked) {
       const lines = r.ranked.map((d, i) => `${i + 1}. [${d.index}] ${d.score.toFixed(4)} ${d.text}`);
@@ -154,3 +154,6 @@ async function saveVectors(ctx: ToolContext, model: string, vectors: Float32Arra
 }
 
 const fileOf = (saved: SavedFile) => saved.uri;
+
+/** Plain decimals: embedding costs are tiny and `6.2e-7` reads badly. */
+const usd = (amount: number) => amount.toFixed(10).replace(/\.?0+$/, '');
