@@ -60,7 +60,11 @@ const ranked = await client.callTool({
   name: 'embed',
   arguments: {
     query: 'how do satellites stay in orbit',
-    documents: ['A recipe for banana bread', 'Orbital mechanics of satellites and gravity', 'Tax rules for shops'],
+    documents: [
+      'A recipe for banana bread',
+      'Orbital mechanics of satellites and gravity',
+      'Tax rules for shops',
+    ],
   },
 });
 say(ranked.content[0]?.text);

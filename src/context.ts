@@ -37,6 +37,4 @@ export interface ToolContext {
    * happen. `unsupported` when the client cannot ask; the tool then needs its own `confirm` argument.
    */
   confirm(message: string): Promise<'accepted' | 'declined' | 'unsupported'>;
-  /** True when the call runs as an MCP task: waits may then last as long as the job does. */
-  inTask?: boolean;
 }

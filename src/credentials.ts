@@ -25,6 +25,12 @@ export const HOW_TO_GET: Record<CredentialKind, string> = {
   session: 'Set ORBIT_SESSION to a signed-in browser session cookie of the platform.',
 };
 
+/**
+ * Thrown by a prompt when the question must first go to the person and the call will be made
+ * again with the answer (MCP's input_required): passes through sign-in untouched.
+ */
+export class AskFirst extends Error {}
+
 /** How one tool call can reach the person during sign-in; built by the MCP layer for each call. */
 export interface SignInPrompt {
   signal: AbortSignal;
@@ -32,7 +38,8 @@ export interface SignInPrompt {
   progress(message: string): void;
   /**
    * URL elicitation, present when the client supports it: the link goes to the person, never
-   * into the model's context. `completed()` tells the client the sign-in finished.
+   * into the model's context. `completed()` tells the client the sign-in finished. May throw
+   * AskFirst: the link goes out now and the call comes back with the person's answer.
    */
   showUrl?(
     message: string,

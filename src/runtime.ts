@@ -38,7 +38,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   if (options.sandbox) {
     const { startSandbox } = await import('./sandbox/index.js');
     // Streams pace their chunks like a real model, so a person watching sees the answer grow.
-    const sandbox = await startSandbox({ quiet: true, timing: { streamChunkDelayMs: 20 } });
+    // Nobody reads the request log of a product sandbox beyond the last few calls.
+    const sandbox = await startSandbox({ quiet: true, timing: { streamChunkDelayMs: 20 }, maxRecorded: 200 });
     stopSandbox = () => sandbox.close();
     target = { kind: 'sandbox', baseUrl: sandbox.url, demoKey: sandbox.demoKey };
     credentials.push({ kind: 'api_key', value: sandbox.demoKey, source: 'sandbox' });

@@ -31,6 +31,8 @@ export const toolModules: Readonly<Record<string, ToolLoader>> = {
   auth_status: () => import('./account/auth_status.js'),
   auth_login: () => import('./account/auth_login.js'),
   auth_logout: () => import('./account/auth_logout.js'),
+  tee_attestation: () => import('./verify/tee_attestation.js'),
+  tee_verify: () => import('./verify/tee_verify.js'),
 };
 
 // Our own generated file, checked against the modules by test/meta.

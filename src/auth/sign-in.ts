@@ -1,4 +1,4 @@
-import type { SignInPrompt } from '../credentials.js';
+import { AskFirst, type SignInPrompt } from '../credentials.js';
 import {
   AbortedError,
   SignInDeclinedError,
@@ -63,6 +63,7 @@ export class SignInManager {
       try {
         answer = await prompt.showUrl(ASK, url);
       } catch (error) {
+        if (error instanceof AskFirst) throw error;
         if (prompt.signal.aborted) throw new AbortedError();
         this.options.log?.(`URL elicitation failed (${(error as Error).message}); falling back to the link`);
       }

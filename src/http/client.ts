@@ -11,6 +11,7 @@ import {
   TimeoutError,
 } from '../errors.js';
 import type { Logger } from '../log.js';
+import { type CapturedExchange, tapBody } from './capture.js';
 import { errorFromResponse } from './envelopes.js';
 import {
   DEFAULT_RETRY,
@@ -47,6 +48,11 @@ export interface RequestSpec {
   /** Sent as `Idempotency-Key`, which also makes a POST safe to retry. */
   idempotencyKey?: string;
   timeoutMs?: number;
+  /**
+   * Keep the exact request body bytes sent and reply bytes received (`captured` on the reply), to
+   * check an enclave's signature over them. Off by default: the normal path copies nothing.
+   */
+  capture?: boolean;
 }
 
 /** Told as a binary reply arrives: bytes so far, and the whole size when the reply declared it. */
@@ -59,6 +65,8 @@ export interface ApiResponse<T> {
   headers: Record<string, string>;
   /** The server's hint for when to ask again (a poll of a job still running), when it gave one. */
   retryAfterMs?: number;
+  /** The exact bytes exchanged, with `capture: true`. */
+  captured?: CapturedExchange;
 }
 
 export interface SseResponse {
@@ -67,6 +75,11 @@ export interface SseResponse {
   headers: Record<string, string>;
   /** The events, in order, one batch per network read. */
   batches: AsyncGenerator<SseBatch>;
+  /**
+   * With `capture: true`: the exact bytes exchanged, every chunk of the stream as received. It
+   * settles once `batches` has been read to its end (or given up), and never rejects.
+   */
+  captured?: Promise<CapturedExchange>;
 }
 
 export interface BytesResponse {
@@ -109,6 +122,12 @@ export interface CallScope {
 
 type RawResponse = Dispatcher.ResponseData;
 
+/** Where `send` leaves the request body bytes it sent, for a captured call. */
+interface SentBody {
+  bytes: Buffer;
+}
+const EMPTY = Buffer.alloc(0);
+
 /**
  * One undici Agent with keep-alive for the whole process (connections are shared, credentials
  * are not: they come with each call's scope). undici is loaded on the first call, not at start-up.
@@ -126,27 +145,54 @@ export class HttpClient {
     return {
       baseUrl: this.options.baseUrl ?? '',
       request: async (spec) => {
-        const res = await this.send(spec, scope);
+        const sent: SentBody | undefined = spec.capture ? { bytes: EMPTY } : undefined;
+        const res = await this.send(spec, scope, false, sent);
         const requestId = requestIdOf(res.headers);
-        const text = await readBody(() => res.body.text(), scope.signal, requestId);
+        const captured = sent && (await captureReply(res, sent, scope.signal, requestId));
+        const text = captured
+          ? // Decoded as body.text() decodes (UTF-8, BOM dropped): capture changes nothing else.
+            new TextDecoder().decode(captured.response)
+          : await readBody(() => res.body.text(), scope.signal, requestId);
         const data = validateReply(spec.schema, parseJsonReply(text, requestId), requestId, spec.path);
-        return {
+        const reply: ApiResponse<typeof data> = {
           data,
           status: res.statusCode,
           requestId,
           headers: flatHeaders(res.headers),
           retryAfterMs: retryAfterMs(res.headers),
         };
+        if (captured) reply.captured = captured;
+        return reply;
       },
       stream: async (spec) => {
+        const sent: SentBody | undefined = spec.capture ? { bytes: EMPTY } : undefined;
         const res = await this.send(
           { ...spec, headers: { accept: 'text/event-stream', ...spec.headers } },
           scope,
           true,
+          sent,
         );
         const requestId = requestIdOf(res.headers);
-        const batches = readSse(res.body, { requestId, isTerminal: spec.isTerminal, signal: scope.signal });
-        return { status: res.statusCode, requestId, headers: flatHeaders(res.headers), batches };
+        const tap = sent ? tapBody(res.body) : undefined;
+        const batches = readSse(tap?.body ?? res.body, {
+          requestId,
+          isTerminal: spec.isTerminal,
+          signal: scope.signal,
+        });
+        const reply: SseResponse = {
+          status: res.statusCode,
+          requestId,
+          headers: flatHeaders(res.headers),
+          batches,
+        };
+        if (sent && tap) {
+          reply.captured = tap.ended.then(({ bytes, complete }) => ({
+            request: sent.bytes,
+            response: bytes,
+            complete,
+          }));
+        }
+        return reply;
       },
       bytes: async ({ onBytes, jsonProgress, ...spec }) => {
         const res = await this.send(spec, scope);
@@ -190,13 +236,25 @@ export class HttpClient {
     return this.agent;
   }
 
-  /** Sends with retries; resolves with a 2xx response or throws a typed error. */
-  private async send(spec: RequestSpec, scope: CallScope, streaming = false): Promise<RawResponse> {
+  /**
+   * Sends with retries; resolves with a 2xx response or throws a typed error. With `sent`, the
+   * body goes out as the very Buffer kept there (every attempt sends the same bytes).
+   */
+  private async send(
+    spec: RequestSpec,
+    scope: CallScope,
+    streaming = false,
+    sent?: SentBody,
+  ): Promise<RawResponse> {
     const { agent, request } = await this.load();
     const url = this.url(spec);
     const credential = this.credentialFor(spec, scope.credentials);
     const headers = this.headers(spec, credential?.kind, credential?.value);
-    const body = await encodeBody(spec, headers);
+    let body = await encodeBody(spec, headers);
+    if (sent) {
+      sent.bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : (body ?? EMPTY);
+      body = sent.bytes.length > 0 ? sent.bytes : body;
+    }
     const idempotent = isIdempotent(spec.method, spec.idempotencyKey !== undefined);
     // The budget counts the attempts too: a GET that timed out already cost timeoutMs.
     const started = Date.now();
@@ -348,6 +406,17 @@ async function encodeBody(
   }
   if (spec.rawBody !== undefined) return spec.rawBody;
   return spec.body === undefined ? undefined : JSON.stringify(spec.body);
+}
+
+/** The whole reply body as bytes, kept with the request bytes sent. */
+async function captureReply(
+  res: RawResponse,
+  sent: SentBody,
+  signal: AbortSignal,
+  requestId: string | undefined,
+): Promise<CapturedExchange> {
+  const bytes = await readBody(async () => Buffer.from(await res.body.arrayBuffer()), signal, requestId);
+  return { request: sent.bytes, response: bytes, complete: true };
 }
 
 /** Reads a body chunk by chunk, telling the caller how much has arrived (a slow download shows progress). */

@@ -12,21 +12,18 @@ import { type PollInterval, type Step, type WaitOutcome, waitForJob } from './wa
 
 /** How long a plain call waits before handing back the run id (client timeouts are often 60 s). */
 export const MaxWait = z.number().default(50).describe('then return run_id');
-/** Waits are bounded: at most ten minutes in a plain call. */
+/** Waits are bounded: at most ten minutes in one call; past it the run id and the next call come back. */
 const MAX_WAIT_S = 600;
-/** As an MCP task a wait may last as long as the job does, within reason. */
-const TASK_WAIT_MS = 30 * 60_000;
 
 /** What a job follower needs of the tool context. */
 export interface JobScope {
   jobs: Jobs;
   progress: Progress;
   signal: AbortSignal;
-  inTask?: boolean;
 }
 
-export function waitBudgetMs(scope: Pick<JobScope, 'inTask'>, maxWaitS: number): number {
-  return scope.inTask ? TASK_WAIT_MS : Math.min(Math.max(0, maxWaitS), MAX_WAIT_S) * 1000;
+export function waitBudgetMs(maxWaitS: number): number {
+  return Math.min(Math.max(0, maxWaitS), MAX_WAIT_S) * 1000;
 }
 
 /** "Still running" results name the call that continues: plain data, not an error. */
@@ -55,7 +52,7 @@ export async function followJob<T>(scope: JobScope, spec: FollowSpec<T>): Promis
   const outcome = await waitForJob<T>({
     signal: scope.signal,
     progress: scope.progress,
-    deadlineMs: waitBudgetMs(scope, spec.maxWaitS),
+    deadlineMs: waitBudgetMs(spec.maxWaitS),
     startMessage: spec.startMessage,
     interval: spec.interval,
     poll: spec.poll,

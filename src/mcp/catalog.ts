@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { Toolset } from '../config.js';
 import type { AnyTool } from './define-tool.js';
 import { toolListing } from './listing.js';

@@ -54,8 +54,6 @@ interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
   content?(result: z.infer<O>): ExtraContent[];
   /** What a paid call cost in USD, read from its result; added up against the spend budget. */
   spent?(result: z.infer<O>): number | undefined;
-  /** Also runs as an MCP task when the client asks for one (`execution.taskSupport: 'optional'`). */
-  task?: boolean;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { Server } from '@modelcontextprotocol/server';
+import type { Toolset } from '../config.js';
 
 /** Every bound on sessions, enforced before a session is created. */
 export interface SessionLimits {
@@ -33,6 +34,8 @@ export interface Session {
   checked: boolean;
   /** The platform refused the key during this session: its next request is told to sign in again. */
   refused: boolean;
+  /** The toolsets it was opened with (`?toolsets=`). */
+  toolsets?: Toolset[];
   /** When its last request came or its last stream closed. */
   lastSeen: number;
   /** Responses still open (a streamed call, the standalone GET stream). */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -6,14 +5,21 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+} from '@modelcontextprotocol/server';
+import { SpendBudget } from '../budget.js';
 import type { Toolset } from '../config.js';
 import type { Credential } from '../credentials.js';
 import { createLogger } from '../log.js';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
-import { SessionEventStore } from './event-store.js';
+import { HttpAuth } from './http-auth.js';
+import { LegacySessions } from './http-legacy.js';
 import {
   header,
   hostAllowed,
@@ -22,40 +28,25 @@ import {
   originAllowed,
   parseToolsets,
   readJson,
-  requestCredential,
   rpcError,
   TOO_LARGE,
 } from './http-request.js';
-import {
-  DEFAULT_SESSION_LIMITS,
-  type Session,
-  type SessionLimits,
-  SessionRegistry,
-} from './http-sessions.js';
-import { KeyChecker } from './key-check.js';
+import { DEFAULT_SESSION_LIMITS, type Session, type SessionLimits } from './http-sessions.js';
 import { fingerprint, RequestCredentials } from './request-credentials.js';
-import {
-  isResourceMetadataPath,
-  publicOrigin,
-  resourceMetadata,
-  wwwAuthenticate,
-} from './resource-metadata.js';
+import { isResourceMetadataPath, publicOrigin, resourceMetadata } from './resource-metadata.js';
 import { createMcpServer, type Registry } from './server.js';
 
 export interface HttpOptions {
   port: number;
   host: string;
-  /** No sessions: every request gets a fresh server (horizontal scaling, serverless). */
+  /** No sessions for either era: every request gets a fresh server (horizontal scaling, serverless). */
   stateless: boolean;
   /** Extra Host header values to accept (for a reverse proxy); loopback names are always accepted. */
   allowedHosts?: string[];
   path?: string;
-  /** Bounds on sessions (per key, per address, in total) and their idle time. */
+  /** Bounds on 2025 sessions (per key, per address, in total) and their idle time. */
   limits?: Partial<SessionLimits>;
 }
-
-/** How long a client may wait before reconnecting a dropped stream (sent as the SSE `retry` field). */
-const RECONNECT_MS = 1_000;
 
 export interface RunningHttp {
   url: string;
@@ -63,10 +54,18 @@ export interface RunningHttp {
   close(): Promise<void>;
 }
 
+/** What the per-request factory of the 2026 entry learns of the caller. */
+interface Caller {
+  credential: Credential;
+  toolsets?: Toolset[];
+}
+
 /**
- * Streamable HTTP. Every client is a stranger: its key is checked with the platform before a
- * session is opened, a session serves the key that opened it and no other, every bound holds
- * before work starts, and its files and jobs are its own (the tenant is the key's fingerprint).
+ * Streamable HTTP for both protocol eras on one endpoint. 2026-07-28 requests (per-request
+ * `_meta` envelope) are served statelessly by the SDK's entry, a fresh server per request; 2025
+ * clients keep their sessions (or get the stateless idiom with `--stateless`). Every client is a
+ * stranger: Host/Origin are checked, the key is checked with the platform before work starts, and
+ * a caller's files and jobs are its key's alone.
  */
 export async function serveHttp(
   runtime: Runtime,
@@ -74,21 +73,33 @@ export async function serveHttp(
   options: HttpOptions,
 ): Promise<RunningHttp> {
   const mcpPath = options.path ?? '/mcp';
-  const sessions = new SessionRegistry({ ...DEFAULT_SESSION_LIMITS, ...options.limits });
-  const keys = new KeyChecker(runtime.client, createLogger(runtime.config.logLevel));
+  const log = createLogger(runtime.config.logLevel);
+  const auth = new HttpAuth(runtime.target, mcpPath, runtime.client, log);
+  // Without sessions, what a key may spend is counted per key.
+  const budgets = new Map<string, SpendBudget>();
+  const budgetFor = (owner: string) => {
+    let budget = budgets.get(owner);
+    if (!budget) {
+      budget = new SpendBudget(runtime.config.maxSpendUsd);
+      budgets.set(owner, budget);
+      if (budgets.size > 10_000) budgets.delete(budgets.keys().next().value!);
+    }
+    return budget;
+  };
   let port = options.port;
 
-  const newServer = (credential: Credential, toolsets: Toolset[] | undefined, session?: Session) =>
+  const serverFor = (credential: Credential, toolsets: Toolset[] | undefined, session?: Session) =>
     createMcpServer({
       ...registry,
       config: runtime.config,
       client: runtime.client,
       credentials: new RequestCredentials(credential, (refused) => {
-        keys.forget(refused);
+        auth.keys.forget(refused);
         if (session) session.refused = true;
       }),
       files: runtime.files,
       jobs: runtime.jobs,
+      budget: session ? undefined : budgetFor(fingerprint(credential)),
       trust: 'remote',
       tenant: fingerprint(credential).slice(0, 32),
       secrets: [credential.value],
@@ -97,29 +108,56 @@ export async function serveHttp(
       target: runtime.target,
     });
 
-  /** RFC 6750: the client learns its key is bad, and an OAuth client signs in again. */
-  const invalidToken = (req: IncomingMessage, res: ServerResponse, message: string) => {
-    res.setHeader(
-      'WWW-Authenticate',
-      wwwAuthenticate(publicOrigin(req), mcpPath, runtime.target, 'invalid_token'),
-    );
-    json(res, 401, { error: 'invalid_token', message });
+  // The caller rides in authInfo, the SDK's pass-through from the HTTP layer to the factory.
+  const callerOf = (info: AuthInfo | undefined): Caller => info?.extra?.caller as Caller;
+  const factory = ({ authInfo }: { authInfo?: AuthInfo }) => {
+    const caller = callerOf(authInfo);
+    return serverFor(caller.credential, caller.toolsets);
+  };
+  const modern = toNodeHandler(
+    createMcpHandler(factory, { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES }),
+  );
+  const stateless = toNodeHandler(
+    createMcpHandler(factory, { legacy: 'stateless', maxRequestBodySize: MAX_BODY_BYTES }),
+  );
+  const sessions = new LegacySessions(
+    { ...DEFAULT_SESSION_LIMITS, ...options.limits },
+    auth,
+    (credential, session) => serverFor(credential, session.toolsets, session),
+  );
+
+  const withCaller = (req: IncomingMessage, caller: Caller) => {
+    const authInfo: AuthInfo = {
+      token: '',
+      clientId: fingerprint(caller.credential).slice(0, 16),
+      scopes: [],
+      extra: { caller },
+    };
+    return Object.assign(req, { auth: authInfo });
   };
 
-  /** Asks the platform about a key the first time it is seen; a refused key opens nothing. */
-  const vouch = async (req: IncomingMessage, res: ServerResponse, credential: Credential) => {
-    if (credential.source === 'sandbox') return { ok: true as const, checked: true };
-    const verdict = await keys.check(credential, req.socket.remoteAddress ?? 'unknown');
-    if (verdict === 'throttled') {
-      res.setHeader('retry-after', '60');
-      rpcError(res, 429, -32000, 'Too many refused keys from your address; wait a minute.');
-      return { ok: false as const };
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    const credential = auth.credential(req, res);
+    if (!credential) return;
+    const toolsets = parseToolsets(url.searchParams.get('toolsets'));
+    if (toolsets instanceof Error)
+      return json(res, 400, { error: 'invalid_toolsets', message: toolsets.message });
+    const body = await readBody(req, res);
+    if (body === HANDLED) return;
+
+    const sessionId = options.stateless ? undefined : header(req, 'mcp-session-id');
+    if (sessionId) return sessions.continue(req, res, sessionId, fingerprint(credential), body);
+
+    const legacy = req.method !== 'POST' || (await isLegacyRequest(await toWebRequest(req, body), body));
+    if (legacy && !options.stateless && (req.method !== 'POST' || !isInitializeRequest(body))) {
+      return rpcError(res, 400, -32000, 'Bad request: send initialize first, or the Mcp-Session-Id header.');
     }
-    if (verdict === 'refused') {
-      invalidToken(req, res, 'The platform does not accept this key. Sign in again, or send a valid key.');
-      return { ok: false as const };
-    }
-    return { ok: true as const, checked: verdict === 'valid' };
+    const vouched = await auth.vouch(req, res, credential);
+    if (!vouched.ok) return;
+    const caller = { credential, toolsets };
+    if (options.stateless) return stateless(withCaller(req, caller), res, body);
+    if (!legacy) return modern(withCaller(req, caller), res, body);
+    return sessions.open(req, res, credential, vouched.checked, body, toolsets);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -138,7 +176,7 @@ export async function serveHttp(
         status: 'ok',
         version: VERSION,
         target: runtime.target.kind,
-        sessions: sessions.size,
+        sessions: sessions.registry.size,
       });
     }
     if (isResourceMetadataPath(url.pathname, mcpPath)) {
@@ -151,88 +189,12 @@ export async function serveHttp(
     }
     if (url.pathname !== mcpPath)
       return json(res, 404, { error: 'not_found', message: `MCP endpoint is ${mcpPath}` });
-
-    const credential = requestCredential(req, runtime.target);
-    if (!credential) {
-      res.setHeader('WWW-Authenticate', wwwAuthenticate(publicOrigin(req), mcpPath, runtime.target));
-      return json(res, 401, {
-        error: 'unauthorized',
-        message:
-          'Sign in with OAuth (see the resource_metadata in WWW-Authenticate) or send the platform API key as `Authorization: Bearer <key>` or `x-api-key`.',
-      });
-    }
-    const owner = fingerprint(credential);
-    const toolsets = parseToolsets(url.searchParams.get('toolsets'));
-    if (toolsets instanceof Error)
-      return json(res, 400, { error: 'invalid_toolsets', message: toolsets.message });
-
-    const sessionId = options.stateless ? undefined : header(req, 'mcp-session-id');
-    if (sessionId) {
-      const session = sessions.find(sessionId, owner);
-      if (!session?.transport)
-        return rpcError(res, 404, -32001, 'Session not found; initialize a new session.');
-      if (session.refused) {
-        // The key was refused during this session; the client signs in again and opens a new one.
-        sessions.close(session);
-        return invalidToken(
-          req,
-          res,
-          'The platform refused this key (401). Sign in again, then open a new session.',
-        );
-      }
-      const body = await readBody(req, res);
-      if (body === HANDLED) return;
-      sessions.track(session, res);
-      return session.transport.handleRequest(req, res, body);
-    }
-
-    const body = await readBody(req, res);
-    if (body === HANDLED) return;
-    if (!options.stateless && (req.method !== 'POST' || !isInitializeRequest(body))) {
-      return rpcError(res, 400, -32000, 'Bad request: send initialize first, or the Mcp-Session-Id header.');
-    }
-    const vouched = await vouch(req, res, credential);
-    if (!vouched.ok) return;
-
-    if (options.stateless) {
-      const server = newServer(credential, toolsets);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      res.on('close', () => {
-        transport.close().catch(() => {});
-        server.close().catch(() => {});
-      });
-      await server.connect(transport);
-      return transport.handleRequest(req, res, body);
-    }
-
-    const admission = sessions.admit(owner, req.socket.remoteAddress ?? 'unknown', vouched.checked);
-    if (!admission.ok) {
-      if (admission.status === 503) res.setHeader('retry-after', '30');
-      return rpcError(res, admission.status, -32000, admission.message);
-    }
-    const session = admission.session;
-    const server = newServer(credential, toolsets, session);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.opened(session, id),
-      // Events are kept so a dropped stream can be resumed with Last-Event-ID.
-      eventStore: new SessionEventStore(),
-      retryInterval: RECONNECT_MS,
-    });
-    session.transport = transport;
-    session.server = server;
-    transport.onclose = () => {
-      sessions.remove(session);
-      server.close().catch(() => {});
-    };
-    sessions.track(session, res);
-    await server.connect(transport);
-    return transport.handleRequest(req, res, body);
+    return handleMcp(req, res, url);
   };
 
   const http: NodeServer = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      createLogger(runtime.config.logLevel).error('HTTP request failed', { error: String(error) });
+      log.error('HTTP request failed', { error: String(error) });
       if (!res.headersSent) rpcError(res, 500, -32603, 'Internal error.');
       else res.end();
     });
@@ -247,7 +209,7 @@ export async function serveHttp(
     url: `http://${shownHost}:${port}${mcpPath}`,
     port,
     async close() {
-      await sessions.closeAll();
+      await sessions.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

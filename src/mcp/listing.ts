@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { AnyTool, ToolAnnotations } from './define-tool.js';
 
@@ -15,7 +15,6 @@ export function toolListing(tool: AnyTool): Tool {
       inputSchema: leanSchema(tool.input) as Tool['inputSchema'],
       outputSchema: shapeOnly(leanSchema(tool.output)) as Tool['outputSchema'],
       annotations: wireAnnotations(tool.annotations),
-      ...(tool.task ? { execution: { taskSupport: 'optional' as const } } : {}),
     };
     schemaCache.set(tool, listed);
   }

@@ -1,5 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { RootsSource } from '../files/files.js';
 import { rootPath } from '../files/roots.js';
 
@@ -9,7 +8,7 @@ import { rootPath } from '../files/roots.js';
  */
 export function clientRoots(server: Server): RootsSource {
   let cached: Promise<string[] | undefined> | undefined;
-  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+  server.setNotificationHandler('notifications/roots/list_changed', async () => {
     cached = undefined;
   });
   return () => {

@@ -1,38 +1,21 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Server, type ServerContext } from '@modelcontextprotocol/server';
 import { SpendBudget } from '../budget.js';
 import type { Config, Toolset } from '../config.js';
+import type { ToolContext } from '../context.js';
 import type { CredentialProvider } from '../credentials.js';
 import { createFiles, type FilesConfig, type Trust } from '../files/files.js';
 import type { HttpClient } from '../http/client.js';
 import type { JobStore } from '../jobs/store.js';
 import { createLogger, type LogLevel } from '../log.js';
 import { createRedactor } from '../secrets.js';
-import { parseArguments } from './arguments.js';
 import type { ToolCatalog } from './catalog.js';
-import { confirmer } from './confirm.js';
-import { matchTemplate, type ResourceDefinition } from './define-resource.js';
-import {
-  type AnyTool,
-  type OperationSpec,
-  operationOf,
-  type Target,
-  type ToolContext,
-} from './define-tool.js';
+import type { ResourceDefinition } from './define-resource.js';
+import type { Target } from './define-tool.js';
+import { createStateCodec } from './input.js';
 import { instructionsFor } from './instructions.js';
-import { createProgress } from './progress.js';
-import { outputErrorFrom, renderError, renderResult, type ToolResult } from './render.js';
+import { registerResources } from './resource-reads.js';
 import { clientRoots } from './roots.js';
-import { signInPrompt } from './sign-in.js';
-import { ToolTaskStore } from './tasks.js';
+import { registerToolCalls } from './tool-calls.js';
 
 /** What the server offers: the tool listing (modules loaded on first call) and the resources. */
 export interface Registry {
@@ -61,204 +44,98 @@ export interface ServerDeps extends Registry {
   /** Toolsets for this connection (HTTP `?toolsets=`); defaults to the configuration's. */
   toolsets?: readonly Toolset[];
   instructions?: string;
+  /** Signs the state of calls that ask the person something; one per process by default. */
+  stateCodec?: ReturnType<typeof createStateCodec>;
 }
 
-const LEVELS: LogLevel[] = ['debug', 'info', 'warning', 'error'];
+const CLIENT_LEVELS: Record<Exclude<LogLevel, 'silent'>, 'debug' | 'info' | 'warning' | 'error'> = {
+  debug: 'debug',
+  info: 'info',
+  warning: 'warning',
+  error: 'error',
+};
 
+const processCodec = createStateCodec();
+
+/**
+ * One MCP server for one connection (stdio), one 2025 session, or one 2026 request: the low-level
+ * SDK Server with our own dispatch (tools from the catalog, resources from the registry). The
+ * same instance shape serves both protocol eras; the serving entries pick the era.
+ */
 export function createMcpServer(deps: ServerDeps): Server {
-  const taskStore = new ToolTaskStore();
+  const stateCodec = deps.stateCodec ?? processCodec;
   const server = new Server(
     { name: 'orbit-mcp', title: 'Orbit', version: deps.version },
     {
-      capabilities: {
-        tools: {},
-        resources: {},
-        logging: {},
-        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-      },
+      capabilities: { tools: {}, resources: {}, logging: {} },
       instructions: deps.instructions ?? instructionsFor(deps.target),
-      taskStore,
+      requestState: { verify: stateCodec.verify },
     },
   );
-  const closeServer = server.close.bind(server);
-  server.close = async () => {
-    taskStore.close();
-    await closeServer();
-  };
   const redactor = createRedactor(deps.secrets);
+  const stderrLog = createLogger(deps.config.logLevel, undefined, redactor);
   const toolsets = deps.toolsets ?? deps.config.toolsets;
   const listed = deps.tools.enabled(toolsets, deps.config.readOnly);
-  const enabled = new Set(listed.map((entry) => entry.name));
-  // Logs go to stderr and, when the client asked for them, to the client as notifications.
-  const log = createLogger(
-    deps.config.logLevel,
-    [
-      (level, line) => process.stderr.write(`[orbit-mcp] ${level}: ${line}\n`),
-      (level, line) => {
-        if (LEVELS.includes(level))
-          server.sendLoggingMessage({ level, logger: 'orbit-mcp', data: line }).catch(() => {});
-      },
-    ],
-    redactor,
-  );
   const files = createFiles(deps.files, {
     trust: deps.trust,
     tenant: deps.tenant,
     // A remote client's roots are folders on its own machine: never asked for, never used.
     clientRoots: deps.trust === 'local' ? clientRoots(server) : undefined,
-    warn: (message) => log.warning(message),
+    warn: (message) => stderrLog.warning(message),
   });
-
   const jobs = deps.jobs.forTenant(deps.tenant);
   const budget = deps.budget ?? new SpendBudget(deps.config.maxSpendUsd);
+
+  /** Logs go to stderr and, at the level the client asked for, to the client with this request. */
+  const logFor = (ctx: ServerContext) =>
+    createLogger(
+      deps.config.logLevel,
+      [
+        (level, line) => process.stderr.write(`[orbit-mcp] ${level}: ${line}\n`),
+        (level, line) => {
+          ctx.mcpReq.log(CLIENT_LEVELS[level], line, 'orbit-mcp').catch(() => {});
+        },
+      ],
+      redactor,
+    );
+
   const contextFor = (
-    call: { signal: AbortSignal; requestId: string | number },
-    progress: ToolContext['progress'],
-    inTask = false,
-  ): ToolContext => ({
-    target: deps.target,
-    api: deps.client.api({ credentials: deps.credentials, signal: call.signal, log }),
-    progress,
-    signal: call.signal,
-    log,
-    credentials: deps.credentials,
-    files,
-    jobs,
+    ctx: ServerContext,
+    progress: ToolContext['progress'] = { report() {} },
+    extra: Partial<Pick<ToolContext, 'confirm'>> = {},
+  ): ToolContext => {
+    const log = logFor(ctx);
+    return {
+      target: deps.target,
+      api: deps.client.api({ credentials: deps.credentials, signal: ctx.mcpReq.signal, log }),
+      progress,
+      signal: ctx.mcpReq.signal,
+      log,
+      credentials: deps.credentials,
+      files,
+      jobs,
+      budget,
+      confirm: extra.confirm ?? (async () => 'unsupported'),
+    };
+  };
+
+  registerToolCalls({
+    server,
+    tools: deps.tools,
+    listed,
+    describeEnabled: `Enabled toolsets: ${toolsets.join(', ')}${deps.config.readOnly ? ' (read-only)' : ''}.`,
+    redactor,
     budget,
-    confirm: confirmer(server, call),
-    inTask,
+    stateCodec,
+    contextFor,
+    log: stderrLog,
   });
-
-  /** Signs in first when the call needs an API key and none is configured (only a provider that can sign in does). */
-  const ensureKey = async (
-    operation: OperationSpec,
-    call: { signal: AbortSignal; requestId: string | number },
-    progress: ToolContext['progress'],
-  ) => {
-    if (operation.credential !== 'api_key' || !deps.credentials.signIn || deps.credentials.get('api_key'))
-      return;
-    await deps.credentials.signIn(signInPrompt(server, call, progress));
-  };
-
-  /** Parse, sign in if needed, run, render: the same for a plain call and a task. Never throws. */
-  const execute = async (
-    tool: AnyTool,
-    args: unknown,
-    call: { signal: AbortSignal; requestId: string | number },
-    progress: ReturnType<typeof createProgress>,
-    inTask: boolean,
-  ): Promise<ToolResult> => {
-    try {
-      const parsed = parseArguments(tool, args);
-      const operation = operationOf(tool, parsed);
-      await ensureKey(operation, call, inTask ? { report() {} } : progress);
-      if (operation.nature === 'spend') budget.ensure();
-      const output = await tool.run(parsed, contextFor(call, progress, inTask));
-      const checked = tool.output.safeParse(output);
-      if (!checked.success) throw outputErrorFrom(checked.error, tool.name);
-      budget.record(tool.spent?.(checked.data));
-      return await renderResult(tool, checked.data, files, redactor);
-    } catch (error) {
-      log.debug(`tool ${tool.name} failed`, {
-        error: error instanceof Error ? error.message : String(error),
-      });
-      return renderError(error, redactor);
-    } finally {
-      await progress.flush();
-    }
-  };
-
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: listed.map((entry) => entry.listing),
-  }));
-
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    if (!enabled.has(request.params.name)) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool "${request.params.name}". Enabled toolsets: ${toolsets.join(', ')}${deps.config.readOnly ? ' (read-only)' : ''}.`,
-      );
-    }
-    const tool = await deps.tools.load(request.params.name);
-    if (request.params.task && !tool.task) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `${tool.name} does not run as a task; call it without \`task\`.`,
-      );
-    }
-    if (request.params.task && tool.task && extra.taskStore) {
-      // Task mode: answer with the task at once; the work (argument errors included) ends up in
-      // the task's result, read with tasks/result.
-      const task = await extra.taskStore.createTask({ ttl: request.params.task.ttl });
-      const store = extra.taskStore;
-      const signal = taskStore.signal(task.taskId);
-      // Progress outlives the tools/call reply, so it goes out unbound from that request.
-      const progress = createProgress(request.params._meta?.progressToken, (params) =>
-        server.notification({ method: 'notifications/progress', params: redactor.value(params) }),
-      );
-      void (async () => {
-        const result = await execute(tool, request.params.arguments, { ...extra, signal }, progress, true);
-        if (signal.aborted) return;
-        await store.storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result);
-      })().catch((error) =>
-        log.debug(`task ${task.taskId} could not store its result`, { error: String(error) }),
-      );
-      return { task };
-    }
-    const progress = createProgress(request.params._meta?.progressToken, (params) =>
-      extra.sendNotification({ method: 'notifications/progress', params: redactor.value(params) }),
-    );
-    return execute(tool, request.params.arguments, extra, progress, false);
+  registerResources({
+    server,
+    resources: deps.resources,
+    redactor,
+    contextFor: (ctx) => contextFor(ctx),
+    log: stderrLog,
   });
-
-  const resources = deps.resources;
-  server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => {
-    const listed = [];
-    for (const resource of resources) {
-      if (!resource.list) continue;
-      try {
-        for (const item of await resource.list(contextFor(extra, { report() {} }))) {
-          listed.push({ ...item, mimeType: resource.mimeType });
-        }
-      } catch (error) {
-        log.debug(`listing ${resource.name} failed`, { error: String(error) });
-      }
-    }
-    return { resources: redactor.value(listed) };
-  });
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: resources
-      .filter((resource) => resource.uriTemplate.includes('{'))
-      .map(({ uriTemplate, name, title, description, mimeType }) => ({
-        uriTemplate,
-        name,
-        title,
-        description,
-        mimeType,
-      })),
-  }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    const uri = request.params.uri;
-    for (const resource of resources) {
-      const params = matchTemplate(resource.uriTemplate, uri);
-      if (!params) continue;
-      try {
-        const body = await resource.read(params, contextFor(extra, { report() {} }));
-        const redacted = 'text' in body ? { ...body, text: redactor.text(body.text) } : body;
-        return { contents: [{ uri, mimeType: resource.mimeType, ...redacted }] };
-      } catch (error) {
-        const rendered = renderError(error, redactor).content[0];
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          rendered?.type === 'text' ? rendered.text : String(error),
-        );
-      }
-    }
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Unknown resource ${uri}; list resource templates to see what exists.`,
-    );
-  });
-
   return server;
 }

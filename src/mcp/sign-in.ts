@@ -1,37 +1,55 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import type { Progress } from '../context.js';
 import type { SignInPrompt } from '../credentials.js';
-import type { Progress } from './define-tool.js';
+import { type Asker, inputRequired } from './input.js';
+
+/** How this request can reach the person: its era, and whether its client shows URL elicitation. */
+export interface Channel {
+  server: Server;
+  ctx: ServerContext;
+  /** A 2026-07-28 request: questions go out as input_required and the call comes back. */
+  modern: boolean;
+  elicitation: { form: boolean; url: boolean };
+  ask: Asker;
+}
 
 /**
- * How a tool call reaches the person during sign-in: URL elicitation (MCP 2025-11) when the
- * client declared it, so the link is shown to the person and never enters the model's context.
+ * How a tool call reaches the person during sign-in: the link as a URL elicitation when the client
+ * can show one, so it goes to the person and never into the model's context. A 2025 client is
+ * asked directly (and told when the sign-in completed); a 2026 client gets the link as
+ * input_required and comes back with the person's answer, and the call then waits for approval.
  */
-export function signInPrompt(
-  server: Server,
-  call: { signal: AbortSignal; requestId: RequestId },
-  progress: Progress,
-): SignInPrompt {
-  const canElicitUrl = server.getClientCapabilities()?.elicitation?.url !== undefined;
-  return {
-    signal: call.signal,
+export function signInPrompt(channel: Channel, progress: Progress): SignInPrompt {
+  const { ctx } = channel;
+  const prompt: SignInPrompt = {
+    signal: ctx.mcpReq.signal,
     progress: (message) => progress.report(message),
-    showUrl: canElicitUrl
-      ? async (message, url) => {
-          const elicitationId = randomUUID();
-          const result = await server.elicitInput(
-            { mode: 'url', message, url, elicitationId },
-            { relatedRequestId: call.requestId, signal: call.signal, timeout: 120_000 },
-          );
-          return {
-            action: result.action,
-            completed: () =>
-              server.createElicitationCompletionNotifier(elicitationId, {
-                relatedRequestId: call.requestId,
-              })(),
-          };
-        }
-      : undefined,
   };
+  if (!channel.elicitation.url) return prompt;
+  if (channel.modern) {
+    prompt.showUrl = async (message, url) => {
+      const answer = channel.ask('sign_in', inputRequired.elicitUrl({ message, url })) as {
+        action?: unknown;
+      };
+      const action = answer?.action === 'accept' || answer?.action === 'decline' ? answer.action : 'cancel';
+      return { action, completed: async () => {} };
+    };
+    return prompt;
+  }
+  prompt.showUrl = async (message, url) => {
+    const elicitationId = randomUUID();
+    const result = await ctx.mcpReq.elicitInput(
+      { mode: 'url', message, url, elicitationId },
+      { signal: ctx.mcpReq.signal, timeout: 120_000 },
+    );
+    return {
+      action: result.action,
+      completed: () =>
+        channel.server.createElicitationCompletionNotifier(elicitationId, {
+          relatedRequestId: ctx.mcpReq.id,
+        })(),
+    };
+  };
+  return prompt;
 }

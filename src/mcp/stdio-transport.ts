@@ -1,6 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 
 /**
  * One stdio message may hold inline media: the spec takes image references up to 30 MB, which is
@@ -110,7 +109,7 @@ export class StdioLineTransport implements Transport {
     if (!text.trim()) return;
     let message: JSONRPCMessage;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(text));
+      message = parseJSONRPCMessage(JSON.parse(text));
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       void this.send(errorReply(null, -32700, 'Parse error: the line is not a JSON-RPC message.'));

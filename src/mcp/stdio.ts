@@ -1,29 +1,38 @@
+import { serveStdio as serveStdioEntry } from '@modelcontextprotocol/server/stdio';
+import { createLogger } from '../log.js';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { createMcpServer, type Registry } from './server.js';
 import { StdioLineTransport } from './stdio-transport.js';
 
-/** Serves one client over stdin/stdout; stdout carries protocol messages only. */
+/**
+ * Serves one client over stdin/stdout, in whichever protocol era the client opens with
+ * (2026-07-28 `server/discover` or a 2025 `initialize`); stdout carries protocol messages only.
+ */
 export async function serveStdio(runtime: Runtime, registry: Registry): Promise<void> {
-  const server = createMcpServer({
-    ...registry,
-    config: runtime.config,
-    client: runtime.client,
-    credentials: runtime.credentials,
-    files: runtime.files,
-    jobs: runtime.jobs,
-    trust: 'local',
-    tenant: 'local',
-    version: VERSION,
-    target: runtime.target,
-  });
   const transport = new StdioLineTransport();
+  const log = createLogger(runtime.config.logLevel);
   const closed = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
     process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
   });
-  await server.connect(transport);
+  const handle = serveStdioEntry(
+    () =>
+      createMcpServer({
+        ...registry,
+        config: runtime.config,
+        client: runtime.client,
+        credentials: runtime.credentials,
+        files: runtime.files,
+        jobs: runtime.jobs,
+        trust: 'local',
+        tenant: 'local',
+        version: VERSION,
+        target: runtime.target,
+      }),
+    { transport, onerror: (error) => log.debug(error.message) },
+  );
   await closed;
-  await server.close().catch(() => {});
+  await handle.close().catch(() => {});
   await runtime.close();
 }

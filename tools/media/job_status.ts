@@ -30,7 +30,6 @@ export default defineTool({
     max_wait_s: MaxWait,
   }),
   output: Output,
-  task: true,
   async run(args, ctx) {
     const known = ctx.jobs.get(args.run_id);
     const kind = args.kind ?? known?.kind;

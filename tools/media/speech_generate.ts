@@ -25,7 +25,6 @@ export default defineTool({
   }),
   output: AudioOut,
   nature: 'spend',
-  task: true,
   async run(args, ctx) {
     ctx.progress.report(`synthesizing ${args.text.length} characters`);
     // The common speech route can stream; the platform's own route takes the premium-voice options.

@@ -23,7 +23,6 @@ export default defineTool({
   }),
   output: TranscriptOut,
   nature: 'spend',
-  task: true,
   async run(args, ctx) {
     if (!args.file === !args.url)
       throw new InputError('Pass exactly one of file or url.', {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { InputError } from '../../src/errors.js';
 import { MaxWait } from '../../src/jobs/follow.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { filesContent } from './shared.js';

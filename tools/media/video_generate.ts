@@ -54,7 +54,6 @@ export default defineTool({
   input: Input,
   output: VideoOut,
   nature: 'spend',
-  task: true,
   async run(args, ctx) {
     for (const key of Object.keys(args.options ?? {})) {
       if (key in Input.shape || ['imageUrl', 'imageDataUrl', 'videoUrl', 'videoDataUrl'].includes(key)) {

@@ -1,12 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { StaticCredentials } from '../../../src/credentials.js';
-import {
-  AbortedError,
-  ConnectionError,
-  OrbitError,
-  StreamFailedError,
-  StreamIncompleteError,
-} from '../../../src/errors.js';
+import { AbortedError, OrbitError, StreamFailedError, StreamIncompleteError } from '../../../src/errors.js';
 import { HttpClient } from '../../../src/http/client.js';
 import { readSse, type SseBatch, type SseEvent } from '../../../src/http/sse.js';
 import { createLogger } from '../../../src/log.js';
