@@ -1,4 +1,5 @@
 import type { ResourceDefinition } from '../src/mcp/define-resource.js';
+import dataEndpoints from './data-endpoints.js';
 import jobs from './jobs.js';
 import media from './media.js';
 import model from './model.js';
@@ -6,4 +7,4 @@ import models from './models.js';
 import usage from './usage.js';
 
 /** Every resource; the more specific template first, since templates are matched in order. */
-export const resources: readonly ResourceDefinition[] = [model, models, media, jobs, usage];
+export const resources: readonly ResourceDefinition[] = [model, models, media, jobs, usage, dataEndpoints];

@@ -10,6 +10,7 @@ export const TOOLSETS = {
   data: true,
   media: true,
   embeddings: true,
+  payments: true,
   evals: false,
   account: true,
   keys: false,

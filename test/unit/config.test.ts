@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       'data',
       'media',
       'embeddings',
+      'payments',
       'account',
       'verify',
     ]);

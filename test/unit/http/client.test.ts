@@ -555,6 +555,56 @@ describe('HttpClient.bytes', () => {
     expect(res.data.equals(payload)).toBe(true);
   });
 
+  it('sends raw body bytes exactly as given, as JSON, with extra headers and no credential', async () => {
+    server.script(json(200, { ok: true }));
+    // Key order and spacing a JSON.stringify of a parsed copy would not keep.
+    const raw = Buffer.from('{"query": "orbit",  "a":1}');
+    await makeClient()
+      .api(scope())
+      .bytes({
+        method: 'POST',
+        path: '/api/v1/data/web/search',
+        rawBody: raw,
+        credential: 'none',
+        headers: { 'x-payment': 'cGF5bG9hZA==' },
+      });
+    const seen = server.requests[0]!;
+    expect(seen.body).toBe(raw.toString());
+    expect(seen.headers['content-type']).toBe('application/json');
+    expect(seen.headers['x-payment']).toBe('cGF5bG9hZA==');
+    expect(seen.headers.authorization).toBeUndefined();
+  });
+
+  it('tells onBytes about a JSON reply only when jsonProgress asks for it', async () => {
+    const body = JSON.stringify({
+      pages: Array.from({ length: 50 }, (_, i) => ({ i, text: 'x'.repeat(400) })),
+    });
+    const streamed: Handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+      res.write(body.slice(0, 5000));
+      setTimeout(() => res.end(body.slice(5000)), 20);
+    };
+    server.script(streamed);
+    const quiet: number[] = [];
+    await makeClient()
+      .api(scope())
+      .bytes({ method: 'POST', path: '/crawl', body: {}, onBytes: (n) => quiet.push(n) });
+    expect(quiet).toEqual([]);
+    const told: [number, number | undefined][] = [];
+    const res = await makeClient()
+      .api(scope())
+      .bytes({
+        method: 'POST',
+        path: '/crawl',
+        body: {},
+        jsonProgress: true,
+        onBytes: (n, total) => told.push([n, total]),
+      });
+    expect(res.data.toString()).toBe(body);
+    expect(told.length).toBeGreaterThan(1);
+    expect(told.at(-1)).toEqual([body.length, body.length]);
+  });
+
   it('sends a multipart form with its boundary, the same bytes on every attempt', async () => {
     server.script(json(503, { error: { message: 'busy' } }), json(200, { id: 'file_1' }));
     const form = new FormData();
