@@ -1,7 +1,7 @@
 /** Generated documents: the manifest's tool list and the README's tool table come from the registry. */
 
 import pkg from '../package.json' with { type: 'json' };
-import { DEFAULT_TOOLSETS } from '../src/config.js';
+import { TOOLSETS } from '../src/config.js';
 import type { AnyTool, Nature } from '../src/mcp/define-tool.js';
 import { PLATFORM_WORD } from '../src/word.js';
 
@@ -65,7 +65,7 @@ export function toolTable(tools: readonly AnyTool[]): string {
     const operations = Object.values(tool.operations);
     const natures = unique(operations.map((op) => NATURE_WORDS[op.nature])).join(', ');
     const credentials = unique(operations.map((op) => op.credential.replace('_', ' '))).join(', ');
-    const on = DEFAULT_TOOLSETS.includes(tool.toolset) ? tool.toolset : `${tool.toolset} (off)`;
+    const on = TOOLSETS[tool.toolset] ? tool.toolset : `${tool.toolset} (off)`;
     return `| \`${tool.name}\` | ${on} | ${natures} | ${credentials} | ${tool.description.replace(/\|/g, '\\|')} |`;
   });
   return ['| tool | toolset | nature | credential | what it does |', '|---|---|---|---|---|', ...rows].join(
