@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { resources } from '../../resources/index.js';
-import { manifestFor, replaceBlock, toolTable } from '../../scripts/docs.js';
+import {
+  areasShipped,
+  manifestFor,
+  packageDescription,
+  replaceBlock,
+  toolTable,
+} from '../../scripts/docs.js';
 import { TOOLSETS, type Toolset } from '../../src/config.js';
 import { catalogEntry } from '../../src/mcp/catalog.js';
 import { toolListing } from '../../src/mcp/listing.js';
@@ -135,5 +141,13 @@ describe('generated documents', () => {
   it('the README tool table matches the registry', () => {
     const readme = readFileSync('README.md', 'utf8');
     expect(replaceBlock(readme, 'tools', toolTable(tools))).toBe(readme);
+  });
+
+  it('the package description and the README claim the areas that ship, and only those', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+    expect(pkg.description).toBe(packageDescription(tools));
+    const readme = readFileSync('README.md', 'utf8');
+    expect(replaceBlock(readme, 'areas', areasShipped(tools), true)).toBe(readme);
+    expect(packageDescription(tools)).toContain('chat with any model');
   });
 });
