@@ -266,7 +266,7 @@ describe('caching and routing', () => {
     const second = await h.call('chat', { model: 'anthropic/claude-sandbox', format: 'messages', messages });
     const sent = lastSent('/api/v1/messages');
     expect(sent?.headers['anthropic-beta']).toBe('prompt-caching-2024-07-31,extended-cache-ttl-2025-04-11');
-    expect((sent?.json as Out).messages[0].content).toEqual([
+    expect((sent!.json as Out).messages[0].content).toEqual([
       { type: 'text', text: system, cache_control: { type: 'ephemeral', ttl: '1h' } },
     ]);
     expect(out(first).usage.cache_creation_tokens).toBeGreaterThan(0);

@@ -62,7 +62,7 @@ describe('a two-step tool loop through chat', () => {
         expect(second.isError, textOf(second)).toBeFalsy();
         expect(out(second).tool_calls).toBeUndefined();
         expect(out(second).text).toContain('Using the get_weather result: 18°C and sunny');
-        expect(wireToolTurn(format, lastSent(PATHS[format])?.json as Out)).toEqual({
+        expect(wireToolTurn(format, lastSent(PATHS[format])!.json as Out)).toEqual({
           id: call.id,
           args: format === 'messages' ? { city: 'Paris' } : '{"city":"Paris"}',
           result: '18°C and sunny',
@@ -149,7 +149,7 @@ describe('tool choice and tool arguments', () => {
       tools: [WEATHER],
       tool_choice: 'required',
     });
-    expect((lastSent(PATHS.messages)?.json as Out).tool_choice).toEqual({ type: 'any' });
+    expect((lastSent(PATHS.messages)!.json as Out).tool_choice).toEqual({ type: 'any' });
   });
 
   it('refuses a tool_choice that names no offered tool, before sending', async () => {

@@ -22,7 +22,7 @@ const Output = TranscriptOut.extend({
 
 export default defineTool({
   name: 'job_status',
-  title: 'Speech or transcription job status',
+  title: 'Job status',
   description:
     'State of a speech_generate, transcribe or chat response run_id; waits up to max_wait_s, then saves the result. Free. (Videos: video_status.)',
   toolset: 'media',
@@ -30,8 +30,8 @@ export default defineTool({
   nature: 'read',
   input: z.object({
     run_id: z.string(),
-    kind: z.enum(KINDS).optional().describe('needed for jobs this server did not start'),
-    model: z.string().optional().describe('speech model, when not known'),
+    kind: z.enum(KINDS).optional().describe('if not started here'),
+    model: z.string().optional(),
     max_wait_s: MaxWait,
   }),
   output: Output,

@@ -15,10 +15,7 @@ const Input = z.object({
   image: z.string().optional().describe('start frame: URL, data URL or path ≤4 MB'),
   video: z.string().optional().describe('source video, same forms'),
 
-  options: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe('other model fields (seed, mode, generateAudio...)'),
+  options: z.record(z.string(), z.unknown()).optional().describe('other model fields'),
   wait: z.boolean().default(true),
   max_wait_s: MaxWait,
   download: z.boolean().default(true).describe('save the MP4'),
