@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { InputError } from '../errors.js';
 import type { AnyTool } from './define-tool.js';
 
@@ -24,9 +24,49 @@ export function parseArguments(tool: AnyTool, args: unknown): Record<string, unk
       );
     }
   }
-  const parsed = tool.input.safeParse(given);
+  const parsed = tool.input.safeParse(decodeJsonText(tool.input, given, []));
   if (!parsed.success) throw inputErrorFrom(parsed.error);
   return parsed.data;
+}
+
+/**
+ * Records are listed as strings of JSON (OpenAI strict mode cannot describe an open object, see
+ * listing.ts), so a record argument may come as that text: parse it where the schema has a
+ * record. An object passed as an object is taken as it is.
+ */
+function decodeJsonText(schema: z.core.$ZodType, value: unknown, path: string[]): unknown {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault)
+    return value === undefined || value === null ? value : decodeJsonText(schema.unwrap(), value, path);
+  if (schema instanceof z.ZodRecord && typeof value === 'string') return parseJsonObject(value, path);
+  if (schema instanceof z.ZodObject && isPlainObject(value))
+    return Object.fromEntries(
+      Object.entries(value).map(([key, entry]) => {
+        const field = schema.shape[key];
+        return [key, field ? decodeJsonText(field, entry, [...path, key]) : entry];
+      }),
+    );
+  if (schema instanceof z.ZodArray && Array.isArray(value))
+    return value.map((entry, index) => decodeJsonText(schema.element, entry, [...path, String(index)]));
+  return value;
+}
+
+function parseJsonObject(text: string, path: string[]): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (isPlainObject(parsed)) return parsed;
+  const name = path.join('.');
+  throw new InputError(`Invalid arguments: ${name}: expected a JSON object (or its text).`, {
+    fix: `Pass ${name} as an object, or as text such as {"key": "value"}.`,
+    param: path[0],
+  });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Bad arguments: every problem, with the argument path, in one message. */
