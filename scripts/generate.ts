@@ -1,12 +1,23 @@
-/** Regenerates tools/catalog.json, manifest.json and the README tool table from the tool modules (`npm run generate`). */
+/**
+ * Regenerates from the tool modules (`npm run generate`): tools/catalog.json, manifest.json, the
+ * description in package.json, and the README's tool table and list of areas.
+ */
 import { readFile, writeFile } from 'node:fs/promises';
 import { catalogEntry } from '../src/mcp/catalog.js';
 import { toolCatalog } from '../tools/index.js';
-import { manifestFor, replaceBlock, toolTable } from './docs.js';
+import { areasShipped, manifestFor, packageDescription, replaceBlock, toolTable } from './docs.js';
 
 const tools = await toolCatalog.loadAll();
 await writeFile('tools/catalog.json', `${JSON.stringify(tools.map(catalogEntry), null, 2)}\n`);
 await writeFile('manifest.json', `${JSON.stringify(manifestFor(tools), null, 2)}\n`);
+const pkg = JSON.parse(await readFile('package.json', 'utf8'));
+pkg.description = packageDescription(tools);
+await writeFile('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
 const readme = await readFile('README.md', 'utf8');
-await writeFile('README.md', replaceBlock(readme, 'tools', toolTable(tools)));
-process.stderr.write(`tools/catalog.json, manifest.json and README tool table: ${tools.length} tools\n`);
+await writeFile(
+  'README.md',
+  replaceBlock(replaceBlock(readme, 'tools', toolTable(tools)), 'areas', areasShipped(tools), true),
+);
+process.stderr.write(
+  `tools/catalog.json, manifest.json, package.json description and README: ${tools.length} tools\n`,
+);

@@ -11,6 +11,8 @@ import {
   TimeoutError,
 } from '../errors.js';
 import type { Logger } from '../log.js';
+import { PLATFORM_WORD } from '../word.js';
+import { type CapturedExchange, tapBody } from './capture.js';
 import { errorFromResponse } from './envelopes.js';
 import {
   DEFAULT_RETRY,
@@ -34,6 +36,11 @@ export interface RequestSpec {
   query?: Record<string, QueryValue>;
   /** JSON body. */
   body?: unknown;
+  /**
+   * Body bytes sent exactly as given (JSON unless `headers` names another content-type): a replay
+   * that must match the bytes a quote was made for (spec 1 §7.3). Takes the place of `body`.
+   */
+  rawBody?: Buffer;
   /** Multipart body (a web FormData). */
   form?: FormData;
   headers?: Record<string, string>;
@@ -42,6 +49,11 @@ export interface RequestSpec {
   /** Sent as `Idempotency-Key`, which also makes a POST safe to retry. */
   idempotencyKey?: string;
   timeoutMs?: number;
+  /**
+   * Keep the exact request body bytes sent and reply bytes received (`captured` on the reply), to
+   * check an enclave's signature over them. Off by default: the normal path copies nothing.
+   */
+  capture?: boolean;
 }
 
 /** Told as a binary reply arrives: bytes so far, and the whole size when the reply declared it. */
@@ -54,6 +66,8 @@ export interface ApiResponse<T> {
   headers: Record<string, string>;
   /** The server's hint for when to ask again (a poll of a job still running), when it gave one. */
   retryAfterMs?: number;
+  /** The exact bytes exchanged, with `capture: true`. */
+  captured?: CapturedExchange;
 }
 
 export interface SseResponse {
@@ -62,6 +76,11 @@ export interface SseResponse {
   headers: Record<string, string>;
   /** The events, in order, one batch per network read. */
   batches: AsyncGenerator<SseBatch>;
+  /**
+   * With `capture: true`: the exact bytes exchanged, every chunk of the stream as received. It
+   * settles once `batches` has been read to its end (or given up), and never rejects.
+   */
+  captured?: Promise<CapturedExchange>;
 }
 
 export interface BytesResponse {
@@ -79,8 +98,12 @@ export interface Api {
   request<S extends z.ZodType>(spec: RequestSpec & { schema: S }): Promise<ApiResponse<z.infer<S>>>;
   /** A streaming call; events end at the terminal marker or throw. */
   stream(spec: RequestSpec & { isTerminal?: (event: SseEvent) => boolean }): Promise<SseResponse>;
-  /** A call whose reply may be binary (audio, video) or JSON; the caller looks at contentType. */
-  bytes(spec: RequestSpec & { onBytes?: OnBytes }): Promise<BytesResponse>;
+  /**
+   * A call whose reply may be binary (audio, video) or JSON; the caller looks at contentType.
+   * `onBytes` is told of binary replies only, unless `jsonProgress` asks for JSON ones too (a
+   * long JSON reply that streams in, such as a crawl).
+   */
+  bytes(spec: RequestSpec & { onBytes?: OnBytes; jsonProgress?: boolean }): Promise<BytesResponse>;
 }
 
 export interface ClientOptions {
@@ -100,6 +123,18 @@ export interface CallScope {
 
 type RawResponse = Dispatcher.ResponseData;
 
+/** Where `send` leaves the request body bytes it sent, for a captured call. */
+interface SentBody {
+  bytes: Buffer;
+}
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * The cookie that carries a signed-in session (spec 1 §5 names no cookie): `<word>_session`, the
+ * platform's word like every identifier it names, and what the sandbox reads.
+ */
+export const SESSION_COOKIE = `${PLATFORM_WORD}_session`;
+
 /**
  * One undici Agent with keep-alive for the whole process (connections are shared, credentials
  * are not: they come with each call's scope). undici is loaded on the first call, not at start-up.
@@ -117,37 +152,64 @@ export class HttpClient {
     return {
       baseUrl: this.options.baseUrl ?? '',
       request: async (spec) => {
-        const res = await this.send(spec, scope);
+        const sent: SentBody | undefined = spec.capture ? { bytes: EMPTY } : undefined;
+        const res = await this.send(spec, scope, false, sent);
         const requestId = requestIdOf(res.headers);
-        const text = await readBody(() => res.body.text(), scope.signal, requestId);
+        const captured = sent && (await captureReply(res, sent, scope.signal, requestId));
+        const text = captured
+          ? // Decoded as body.text() decodes (UTF-8, BOM dropped): capture changes nothing else.
+            new TextDecoder().decode(captured.response)
+          : await readBody(() => res.body.text(), scope.signal, requestId);
         const data = validateReply(spec.schema, parseJsonReply(text, requestId), requestId, spec.path);
-        return {
+        const reply: ApiResponse<typeof data> = {
           data,
           status: res.statusCode,
           requestId,
           headers: flatHeaders(res.headers),
           retryAfterMs: retryAfterMs(res.headers),
         };
+        if (captured) reply.captured = captured;
+        return reply;
       },
       stream: async (spec) => {
+        const sent: SentBody | undefined = spec.capture ? { bytes: EMPTY } : undefined;
         const res = await this.send(
           { ...spec, headers: { accept: 'text/event-stream', ...spec.headers } },
           scope,
           true,
+          sent,
         );
         const requestId = requestIdOf(res.headers);
-        const batches = readSse(res.body, { requestId, isTerminal: spec.isTerminal, signal: scope.signal });
-        return { status: res.statusCode, requestId, headers: flatHeaders(res.headers), batches };
+        const tap = sent ? tapBody(res.body) : undefined;
+        const batches = readSse(tap?.body ?? res.body, {
+          requestId,
+          isTerminal: spec.isTerminal,
+          signal: scope.signal,
+        });
+        const reply: SseResponse = {
+          status: res.statusCode,
+          requestId,
+          headers: flatHeaders(res.headers),
+          batches,
+        };
+        if (sent && tap) {
+          reply.captured = tap.ended.then(({ bytes, complete }) => ({
+            request: sent.bytes,
+            response: bytes,
+            complete,
+          }));
+        }
+        return reply;
       },
-      bytes: async ({ onBytes, ...spec }) => {
+      bytes: async ({ onBytes, jsonProgress, ...spec }) => {
         const res = await this.send(spec, scope);
         const requestId = requestIdOf(res.headers);
         const headers = flatHeaders(res.headers);
-        // A JSON reply (a ticket, an audio URL) is small and not what the caller is waiting for.
+        // A JSON reply (a ticket, an audio URL) is usually small and not what the caller is waiting for.
         const binary = !/json/i.test(headers['content-type'] ?? '');
         const data = await readBody(
           async () =>
-            onBytes && binary
+            onBytes && (binary || jsonProgress)
               ? collectBytes(res.body, Number(headers['content-length']) || undefined, onBytes)
               : Buffer.from(await res.body.arrayBuffer()),
           scope.signal,
@@ -181,13 +243,25 @@ export class HttpClient {
     return this.agent;
   }
 
-  /** Sends with retries; resolves with a 2xx response or throws a typed error. */
-  private async send(spec: RequestSpec, scope: CallScope, streaming = false): Promise<RawResponse> {
+  /**
+   * Sends with retries; resolves with a 2xx response or throws a typed error. With `sent`, the
+   * body goes out as the very Buffer kept there (every attempt sends the same bytes).
+   */
+  private async send(
+    spec: RequestSpec,
+    scope: CallScope,
+    streaming = false,
+    sent?: SentBody,
+  ): Promise<RawResponse> {
     const { agent, request } = await this.load();
     const url = this.url(spec);
     const credential = this.credentialFor(spec, scope.credentials);
     const headers = this.headers(spec, credential?.kind, credential?.value);
-    const body = await encodeBody(spec, headers);
+    let body = await encodeBody(spec, headers);
+    if (sent) {
+      sent.bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : (body ?? EMPTY);
+      body = sent.bytes.length > 0 ? sent.bytes : body;
+    }
     const idempotent = isIdempotent(spec.method, spec.idempotencyKey !== undefined);
     // The budget counts the attempts too: a GET that timed out already cost timeoutMs.
     const started = Date.now();
@@ -268,9 +342,11 @@ export class HttpClient {
       'user-agent': this.options.userAgent,
       accept: 'application/json',
     };
-    if (kind === 'session' && value) headers.cookie = value.includes('=') ? value : `session=${value}`;
+    // A bare session value goes in the platform's session cookie; a full `name=value` pair as given.
+    if (kind === 'session' && value)
+      headers.cookie = value.includes('=') ? value : `${SESSION_COOKIE}=${value}`;
     else if (value) headers.authorization = `Bearer ${value}`;
-    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.body !== undefined || spec.rawBody !== undefined) headers['content-type'] = 'application/json';
     if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
     return { ...headers, ...spec.headers };
   }
@@ -285,6 +361,15 @@ const NOT_REACHED = new Set([
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
+
+/**
+ * False when a failure happened before the request could reach the platform (nothing was received,
+ * nothing charged); true when the platform may have received it (a timeout, a dropped connection).
+ */
+export function mayHaveReached(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return !(typeof cause?.code === 'string' && NOT_REACHED.has(cause.code));
+}
 
 /**
  * What a failed exchange means for the caller. A connection that could not be made is "could not
@@ -337,7 +422,19 @@ async function encodeBody(
     headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
     return Buffer.from(await encoded.arrayBuffer());
   }
+  if (spec.rawBody !== undefined) return spec.rawBody;
   return spec.body === undefined ? undefined : JSON.stringify(spec.body);
+}
+
+/** The whole reply body as bytes, kept with the request bytes sent. */
+async function captureReply(
+  res: RawResponse,
+  sent: SentBody,
+  signal: AbortSignal,
+  requestId: string | undefined,
+): Promise<CapturedExchange> {
+  const bytes = await readBody(async () => Buffer.from(await res.body.arrayBuffer()), signal, requestId);
+  return { request: sent.bytes, response: bytes, complete: true };
 }
 
 /** Reads a body chunk by chunk, telling the caller how much has arrived (a slow download shows progress). */

@@ -30,14 +30,20 @@ export function parseArguments(tool: AnyTool, args: unknown): Record<string, unk
 }
 
 /**
- * Records are listed as strings of JSON (OpenAI strict mode cannot describe an open object, see
- * listing.ts), so a record argument may come as that text: parse it where the schema has a
- * record. An object passed as an object is taken as it is.
+ * Open values (records, objects without properties, `z.unknown()`) are listed as strings, since
+ * OpenAI strict mode cannot describe them (listing.ts), so they may come as JSON text: a record or
+ * open object is parsed from it; an unknown value is parsed when the text is a JSON object or
+ * array and kept as text otherwise. Values sent as JSON values are taken as they are.
  */
 function decodeJsonText(schema: z.core.$ZodType, value: unknown, path: string[]): unknown {
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault)
     return value === undefined || value === null ? value : decodeJsonText(schema.unwrap(), value, path);
-  if (schema instanceof z.ZodRecord && typeof value === 'string') return parseJsonObject(value, path);
+  if (typeof value === 'string') {
+    const open =
+      schema instanceof z.ZodRecord || (schema instanceof z.ZodObject && !Object.keys(schema.shape).length);
+    if (open) return parseJsonObject(value, path);
+    if (schema instanceof z.ZodUnknown || schema instanceof z.ZodAny) return jsonContainer(value) ?? value;
+  }
   if (schema instanceof z.ZodObject && isPlainObject(value))
     return Object.fromEntries(
       Object.entries(value).map(([key, entry]) => {
@@ -48,6 +54,17 @@ function decodeJsonText(schema: z.core.$ZodType, value: unknown, path: string[])
   if (schema instanceof z.ZodArray && Array.isArray(value))
     return value.map((entry, index) => decodeJsonText(schema.element, entry, [...path, String(index)]));
   return value;
+}
+
+/** The object or array that `text` is the JSON of, if it is one. */
+function jsonContainer(text: string): unknown {
+  if (!/^\s*[[{]/.test(text)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseJsonObject(text: string, path: string[]): unknown {

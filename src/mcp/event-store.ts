@@ -3,38 +3,44 @@ import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 
 interface Stored {
   streamId: string;
-  message: JSONRPCMessage;
-  /** Its size as sent (JSON characters): results with inline media can be large. */
-  size: number;
+  /** The message as sent: kept as text (a parsed object costs several times its size in memory). */
+  json: string;
 }
 
 /**
- * The recent SSE events of one HTTP session, so a client whose connection drops mid-call can
- * reconnect with `Last-Event-ID` and get the rest (progress and the result): nothing is lost to a
- * flaky network. One store per session, so an event id never reaches into another session (and the
- * session serves only the key that opened it); ids are random, so one cannot be guessed; bounded
- * in count and in size (a result with inline media can weigh a megabyte), the oldest events go first.
+ * The recent SSE events of one 2025-era HTTP session, so a client whose connection drops mid-call
+ * can reconnect with `Last-Event-ID` and get the rest (progress and the result): nothing is lost
+ * to a flaky network. One store per session, so an event id never reaches into another session
+ * (and the session serves only the key that opened it); ids are random, so one cannot be guessed.
+ * Bounded in count and in size, the oldest events first; a stream whose reply went out is kept a
+ * short grace (for a client that lost the connection just then) and then dropped whole.
  */
 export class SessionEventStore implements EventStore {
   private readonly events = new Map<string, Stored>();
+  /** Streams whose final reply was stored, and when. */
+  private readonly finished = new Map<string, number>();
   private size = 0;
 
   constructor(
     private readonly maxEvents = 1_000,
-    private readonly maxSize = 8 * 1_048_576,
+    private readonly maxSize = 2 * 1_048_576,
+    private readonly graceMs = 10_000,
+    private readonly now: () => number = Date.now,
   ) {}
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+    this.dropFinished();
     const eventId = randomBytes(12).toString('base64url');
-    const size = JSON.stringify(message).length;
-    this.events.set(eventId, { streamId, message, size });
-    this.size += size;
+    const json = JSON.stringify(message);
+    this.events.set(eventId, { streamId, json });
+    this.size += json.length;
+    if ('id' in message && ('result' in message || 'error' in message))
+      this.finished.set(streamId, this.now());
     // A Map iterates in insertion order: the first entries are the oldest events. The newest
     // event always stays, however large.
     for (const [id, event] of this.events) {
       if (this.events.size <= 1 || (this.events.size <= this.maxEvents && this.size <= this.maxSize)) break;
-      this.events.delete(id);
-      this.size -= event.size;
+      this.remove(id, event);
     }
     return eventId;
   }
@@ -57,10 +63,28 @@ export class SessionEventStore implements EventStore {
         after = eventId === lastEventId;
         continue;
       }
+      if (event.streamId !== streamId) continue;
+      const message = JSON.parse(event.json) as JSONRPCMessage;
       // The SDK stores an empty priming message at the start of each stream; it is not a message to replay.
-      if (event.streamId !== streamId || !('jsonrpc' in event.message)) continue;
-      await send(eventId, event.message);
+      if (!('jsonrpc' in message)) continue;
+      await send(eventId, message);
     }
     return streamId;
+  }
+
+  /** Streams whose reply went out more than the grace ago leave with all their events. */
+  private dropFinished(): void {
+    if (this.finished.size === 0) return;
+    const before = this.now() - this.graceMs;
+    const done = new Set<string>();
+    for (const [streamId, at] of this.finished) if (at <= before) done.add(streamId);
+    if (done.size === 0) return;
+    for (const [id, event] of this.events) if (done.has(event.streamId)) this.remove(id, event);
+    for (const streamId of done) this.finished.delete(streamId);
+  }
+
+  private remove(id: string, event: Stored): void {
+    this.events.delete(id);
+    this.size -= event.json.length;
   }
 }

@@ -12,8 +12,8 @@ export function toolListing(tool: AnyTool): Tool {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: leanSchema(tool.input, 'input') as Tool['inputSchema'],
-      outputSchema: shapeOnly(leanSchema(tool.output, 'output')) as Tool['outputSchema'],
+      inputSchema: strictReady(leanSchema(tool.input)) as Tool['inputSchema'],
+      outputSchema: shapeOnly(leanSchema(tool.output)) as Tool['outputSchema'],
       annotations: wireAnnotations(tool.annotations),
     };
     schemaCache.set(tool, listed);
@@ -35,65 +35,71 @@ function wireAnnotations(a: ToolAnnotations): Partial<ToolAnnotations> {
   };
 }
 
-function leanSchema(schema: z.ZodType, side: 'input' | 'output'): Record<string, unknown> {
+function leanSchema(schema: z.ZodType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
-  return strip(json, side === 'input') as Record<string, unknown>;
+  return strip(json) as Record<string, unknown>;
 }
 
 /**
- * Drops what costs tokens and tells a client nothing: `additionalProperties` (false or `{}`) on
- * objects that declare properties (clients converting to OpenAI strict mode close those
- * themselves) and the safe-integer bounds zod adds to every integer. The tool still validates
- * its arguments itself.
- *
- * Input schemas are also kept convertible to OpenAI strict mode, which has no open objects and
- * no untyped values: an object without properties says `additionalProperties: false` (tools
- * that take no arguments), a record is listed as a string of JSON (`parseArguments` decodes it),
- * and an untyped value (`z.unknown()`) as a string.
+ * Drops what costs tokens and tells a client nothing: `additionalProperties` (false or `{}`) and
+ * the safe-integer bounds zod adds to every integer. The tool still validates its arguments itself.
  */
-function strip(value: unknown, input: boolean, isValue = false): unknown {
-  if (Array.isArray(value)) return value.map((entry) => strip(entry, input));
+function strip(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(strip);
   if (!value || typeof value !== 'object') return value;
-  const node = value as Record<string, unknown>;
-  if (input && isRecord(node)) return jsonText(node);
   const out: Record<string, unknown> = {};
-  for (const [key, entry] of Object.entries(node)) {
-    if (key === 'additionalProperties' && (entry === false || isEmptyObject(entry)) && hasProperties(node))
-      continue;
+  for (const [key, entry] of Object.entries(value)) {
+    if (key === 'additionalProperties' && (entry === false || isEmptyObject(entry))) continue;
     if ((key === 'maximum' || key === 'minimum') && Math.abs(Number(entry)) === Number.MAX_SAFE_INTEGER)
       continue;
-    out[key] =
-      key === 'properties' && entry && typeof entry === 'object'
-        ? Object.fromEntries(
-            Object.entries(entry).map(([name, schema]) => [name, strip(schema, input, true)]),
-          )
-        : strip(entry, input, key === 'items');
+    out[key] = strip(entry);
   }
-  if (input && out.type === 'object' && !hasProperties(out)) out.additionalProperties = false;
-  if (input && isValue && !TYPED.some((key) => key in out)) return { type: 'string', ...out };
+  return out;
+}
+
+/**
+ * Keeps an input schema convertible to OpenAI strict mode (the Agents SDK's
+ * `convertSchemasToStrict`, LangChain's and Mastra's OpenAI paths), which has no open objects and
+ * no untyped values: a tool without arguments says `additionalProperties: false` (in place of
+ * `properties: {}`); an open value
+ * (a record, an object without properties, `z.unknown()`) is listed as a string, which the model
+ * fills with JSON text and `parseArguments` decodes. Objects that declare properties stay without
+ * `additionalProperties` (converters close them; tokens).
+ */
+function strictReady(schema: Record<string, unknown>): Record<string, unknown> {
+  if (hasProperties(schema)) return openValuesAsText(schema) as Record<string, unknown>;
+  // `properties: {}` says nothing more than its absence (MCP makes it optional); closing costs the same.
+  const { properties: _none, ...rest } = schema;
+  return { ...rest, additionalProperties: false };
+}
+
+function openValuesAsText(node: unknown): unknown {
+  if (!isObject(node)) return node;
+  if (node.type === 'object' && !hasProperties(node)) {
+    const said = typeof node.description === 'string' ? `: ${node.description}` : '';
+    return { type: 'string', description: `JSON object${said}` };
+  }
+  if (!TYPED.some((key) => key in node)) return { type: 'string', ...node };
+  const out: Record<string, unknown> = { ...node };
+  if (isObject(node.properties))
+    out.properties = Object.fromEntries(
+      Object.entries(node.properties).map(([name, value]) => [name, openValuesAsText(value)]),
+    );
+  if (node.type === 'array') out.items = openValuesAsText(node.items ?? {});
+  if (Array.isArray(node.anyOf)) out.anyOf = node.anyOf.map(openValuesAsText);
   return out;
 }
 
 /** Keywords that give a schema its type; a schema with none of them takes any value. */
 const TYPED = ['type', 'anyOf', 'oneOf', 'allOf', '$ref', 'enum', 'const', 'not'];
 
-/** An object that takes keys it does not name: a record, or an object left open. */
-function isRecord(node: Record<string, unknown>): boolean {
-  if (node.type !== 'object' || hasProperties(node)) return false;
-  return (
-    'propertyNames' in node ||
-    (node.additionalProperties !== undefined && node.additionalProperties !== false)
-  );
-}
-
-function jsonText(node: Record<string, unknown>): Record<string, unknown> {
-  const said = typeof node.description === 'string' ? `: ${node.description}` : '';
-  return { type: 'string', description: `JSON object${said}` };
-}
-
 function hasProperties(node: Record<string, unknown>): boolean {
-  return !!node.properties && typeof node.properties === 'object' && Object.keys(node.properties).length > 0;
+  return isObject(node.properties) && Object.keys(node.properties).length > 0;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

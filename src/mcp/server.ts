@@ -74,7 +74,7 @@ export function createMcpServer(deps: ServerDeps): Server {
   );
   const redactor = createRedactor(deps.secrets);
   const stderrLog = createLogger(deps.config.logLevel, undefined, redactor);
-  const toolsets = deps.toolsets ?? deps.config.toolsets;
+  const toolsets = deps.toolsets ?? deps.tools.toolsetsFor(deps.config.toolsets);
   const listed = deps.tools.enabled(toolsets, deps.config.readOnly);
   const files = createFiles(deps.files, {
     trust: deps.trust,

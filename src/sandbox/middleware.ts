@@ -1,3 +1,4 @@
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context, MiddlewareHandler } from 'hono';
 import { CONTROL_PREFIX } from './constants.js';
 import { SandboxError } from './errors.js';
@@ -23,7 +24,8 @@ export function requestIds(): Handler {
 }
 
 /** A sandbox left running for days keeps only the newest requests. */
-const MAX_RECORDED = 10_000;
+/** The log keeps a body's first megabyte: enough for every assertion, never a flood of media. */
+const MAX_LOGGED_BODY = 1_048_576;
 const BINARY_TYPES = /^(audio|image|video)\/|application\/octet-stream/;
 
 /** Reads the body once (routes reuse it) and logs the request, control routes excepted. */
@@ -40,12 +42,15 @@ export function recorder(ctx: SandboxContext): Handler {
       path: c.req.path,
       query: Object.fromEntries(url.searchParams),
       headers: Object.fromEntries(c.req.raw.headers),
-      body: text,
-      ...(json === undefined ? {} : { json }),
+      body:
+        text.length > MAX_LOGGED_BODY
+          ? `${text.slice(0, MAX_LOGGED_BODY)}[… ${text.length} characters in all]`
+          : text,
+      ...(json === undefined || text.length > MAX_LOGGED_BODY ? {} : { json }),
       at: ctx.now(),
     };
     ctx.requests.push(record);
-    if (ctx.requests.length > MAX_RECORDED) ctx.requests.splice(0, ctx.requests.length - MAX_RECORDED);
+    if (ctx.requests.length > ctx.maxRecorded) ctx.requests.splice(0, ctx.requests.length - ctx.maxRecorded);
     await next();
     record.status = c.res.status;
     ctx.log(`${record.method} ${record.path} -> ${record.status} (${record.id})`);
@@ -90,6 +95,12 @@ export function faultInjector(ctx: SandboxContext): Handler {
       return c.body(MALFORMED_JSON, 200, { 'Content-Type': 'application/json' });
     }
     if (fault.status !== undefined) return faultReply(c, ctx, fault);
+    if (fault.dropReply) {
+      await next();
+      c.env?.outgoing?.socket?.destroy();
+      c.res = RESPONSE_ALREADY_SENT;
+      return;
+    }
     return next();
   };
 }

@@ -27,6 +27,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     timing: { ...DEFAULT_TIMING, ...options.timing },
     requests,
+    maxRecorded: options.maxRecorded ?? 10_000,
     now,
     log: (line) => {
       if (!quiet) sink(line);

@@ -45,6 +45,8 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** Clock in epoch ms, for daily limits and timestamps; defaults to Date.now. */
   now?: () => number;
+  /** How many requests the log keeps (the oldest go first); default 10,000. */
+  maxRecorded?: number;
 }
 
 export interface RecordedRequest {
@@ -86,6 +88,8 @@ export interface SandboxContext {
   faults: FaultControl;
   timing: SandboxTiming;
   requests: RecordedRequest[];
+  /** Bound of the request log. */
+  maxRecorded: number;
   now(): number;
   log(line: string): void;
   /** Declares the error envelope of every path under a prefix (spec 1 §7.1). */

@@ -58,7 +58,8 @@ const typecheck = spawnSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', SUITE], 
 if (typecheck.status !== 0) fail(`test/clients does not type-check:\n${typecheck.stdout}${typecheck.stderr}`);
 
 // 2. The server over HTTP, with sessions and stateless; stdio cases start their own.
-const serverArgs = ['--sandbox', '--output-dir', join(scratch, 'media')];
+// Every toolset on, so that every tool is checked in strict mode.
+const serverArgs = ['--sandbox', '--toolsets', 'all', '--output-dir', join(scratch, 'media')];
 const servers: Partial<Record<Transport, StartedServer>> = {};
 try {
   servers.http = await startHttpServer([BIN, '--http', '--port', '0', ...serverArgs]);

@@ -18,6 +18,7 @@ import {
 import { inject } from 'vitest';
 import { resources } from '../../resources/index.js';
 import { type ConfigInput, loadConfig } from '../../src/config.js';
+import type { Target } from '../../src/context.js';
 import { type Credential, type CredentialProvider, StaticCredentials } from '../../src/credentials.js';
 import { MediaStore } from '../../src/files/media-store.js';
 import { HttpClient } from '../../src/http/client.js';
@@ -55,6 +56,8 @@ export interface HarnessOptions {
   media?: MediaStore;
   /** Connection secrets to redact. */
   secrets?: string[];
+  /** What the server believes it talks to; the sandbox by default (a test may pose as the platform). */
+  target?: Target;
 }
 
 export interface Harness {
@@ -102,7 +105,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     tenant: options.tenant ?? 'local',
     jobs: new JobStore(),
     secrets: options.secrets,
-    target: { kind: 'sandbox', baseUrl: sandbox.url, demoKey: sandbox.demoKey },
+    target: options.target ?? { kind: 'sandbox', baseUrl: sandbox.url, demoKey: sandbox.demoKey },
     version: 'test',
   });
   const client = new Client(

@@ -64,3 +64,22 @@ describe('SessionEventStore', () => {
     expect((await replay(store, huge)).sent).toEqual([]);
   });
 });
+
+describe('SessionEventStore, once a reply went out', () => {
+  it('keeps the stream for a short grace, then drops all of its events', async () => {
+    let clock = 0;
+    const store = new SessionEventStore(1_000, 8 * 1_048_576, 30_000, () => clock);
+    const first = await store.storeEvent('a', note(1));
+    await store.storeEvent('a', { jsonrpc: '2.0', id: 1, result: {} });
+    const other = await store.storeEvent('b', note(2));
+    // Within the grace a client that lost the reply still gets it.
+    expect((await replay(store, first)).sent.map(([, m]) => m)).toEqual([
+      { jsonrpc: '2.0', id: 1, result: {} },
+    ]);
+    clock = 30_001;
+    await store.storeEvent('b', note(3));
+    await expect(replay(store, first)).rejects.toThrow(/unknown or too old/);
+    // A stream still open is untouched.
+    expect((await replay(store, other)).sent.map(([, m]) => m)).toEqual([note(3)]);
+  });
+});

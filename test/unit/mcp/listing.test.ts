@@ -24,6 +24,8 @@ const withRecord = tool(
     prompt: z.string(),
     options: z.record(z.string(), z.unknown()).optional().describe('other model fields'),
     steps: z.array(z.object({ params: z.record(z.string(), z.number()) })).optional(),
+    settings: z.looseObject({}).optional(),
+    input: z.unknown().optional().describe('text or list'),
   }),
 );
 
@@ -31,7 +33,6 @@ describe('tools/list input schemas convert to OpenAI strict mode', () => {
   it('closes the input of a tool that takes no arguments', () => {
     expect(toolListing(tool(z.object({}))).inputSchema).toEqual({
       type: 'object',
-      properties: {},
       additionalProperties: false,
     });
   });
@@ -40,6 +41,13 @@ describe('tools/list input schemas convert to OpenAI strict mode', () => {
     const { properties } = toolListing(withRecord).inputSchema;
     expect(properties?.options).toEqual({ type: 'string', description: 'JSON object: other model fields' });
     expect(properties?.steps).toMatchObject({ items: { properties: { params: { type: 'string' } } } });
+  });
+
+  it('lists an object without properties as a string of JSON too', () => {
+    expect(toolListing(withRecord).inputSchema.properties?.settings).toEqual({
+      type: 'string',
+      description: 'JSON object',
+    });
   });
 
   it('gives an untyped value the string type', () => {
@@ -59,8 +67,23 @@ describe('record arguments sent as JSON text', () => {
       prompt: 'p',
       options: '{"seed": 7, "mode": "fast"}',
       steps: [{ params: '{"a": 1}' }],
+      settings: '{"store_content": false}',
     });
-    expect(args).toEqual({ prompt: 'p', options: { seed: 7, mode: 'fast' }, steps: [{ params: { a: 1 } }] });
+    expect(args).toEqual({
+      prompt: 'p',
+      options: { seed: 7, mode: 'fast' },
+      steps: [{ params: { a: 1 } }],
+      settings: { store_content: false },
+    });
+  });
+
+  it('parse JSON text given for an untyped value only when it is an object or array', () => {
+    const given = (input: string) => parseArguments(withRecord, { prompt: 'p', input }).input;
+    expect(given('["a", "b"]')).toEqual(['a', 'b']);
+    expect(given('{"a": 1}')).toEqual({ a: 1 });
+    expect(given('plain text')).toBe('plain text');
+    expect(given('[not json')).toBe('[not json');
+    expect(given('42')).toBe('42');
   });
 
   it('are taken as objects too', () => {
