@@ -11,9 +11,8 @@ import { resources } from '../resources/index.js';
 import { toolCatalog } from '../tools/index.js';
 import { type ConfigInput, emptyToolsetsWarning, loadConfig, type Toolset } from './config.js';
 import { createLogger, type LogLevel } from './log.js';
-import { createMcpServer } from './mcp/server.js';
+import { createLocalServer } from './mcp/server.js';
 import { createRuntime, type Runtime, type Target } from './runtime.js';
-import { VERSION } from './version.js';
 
 export type { Toolset } from './config.js';
 export type { Target } from './runtime.js';
@@ -57,20 +56,7 @@ export async function createOrbitServer(options: OrbitServerOptions = {}): Promi
   const emptyToolsets = emptyToolsetsWarning(config.toolsets, toolCatalog.hasTools);
   if (emptyToolsets) createLogger(config.logLevel).warning(emptyToolsets);
   const runtime: Runtime = await createRuntime(config, { sandbox: options.sandbox });
-  const createServer = () =>
-    createMcpServer({
-      tools: toolCatalog,
-      resources,
-      config: runtime.config,
-      client: runtime.client,
-      credentials: runtime.credentials,
-      files: runtime.files,
-      jobs: runtime.jobs,
-      trust: 'local',
-      tenant: 'local',
-      version: VERSION,
-      target: runtime.target,
-    });
+  const createServer = () => createLocalServer(runtime, { tools: toolCatalog, resources });
   return {
     target: runtime.target,
     createServer,

@@ -1,15 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { writePrivateFile } from '../files/private-file.js';
 import { defaultConfigDir } from './store.js';
 
 /**
@@ -39,18 +31,7 @@ export function writeSecretFile(name: string, secret: string, dir: string = secr
   // An existing folder keeps its mode through mkdir; a secret folder is private either way.
   chmodSync(dir, 0o700);
   const path = join(dir, `${name}.key`);
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeSync(fd, `${secret}\n`);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(temp);
-    throw error;
-  }
-  closeSync(fd);
-  renameSync(temp, path);
+  writePrivateFile(path, `${secret}\n`);
   return path;
 }
 

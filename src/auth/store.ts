@@ -1,20 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { z } from 'zod';
 import type { CredentialKind } from '../credentials.js';
+import { writePrivateFile } from '../files/private-file.js';
 import { ENV_PREFIX } from '../word.js';
 
 /**
@@ -179,18 +168,7 @@ export class CredentialStore {
   }
 
   private write(data: StoreFile): void {
-    const temp = `${this.path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    const fd = openSync(temp, 'wx', 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify(data, null, 2)}\n`);
-      fsyncSync(fd);
-    } catch (error) {
-      closeSync(fd);
-      unlinkSync(temp);
-      throw error;
-    }
-    closeSync(fd);
-    renameSync(temp, this.path);
+    writePrivateFile(this.path, `${JSON.stringify(data, null, 2)}\n`);
     this.cache = undefined;
   }
 }

@@ -7,7 +7,9 @@ import { createFiles, type FilesConfig, type Trust } from '../files/files.js';
 import type { HttpClient } from '../http/client.js';
 import type { JobStore } from '../jobs/store.js';
 import { createLogger, type LogLevel } from '../log.js';
+import type { Runtime } from '../runtime.js';
 import { createRedactor } from '../secrets.js';
+import { VERSION } from '../version.js';
 import type { ToolCatalog } from './catalog.js';
 import type { ResourceDefinition } from './define-resource.js';
 import type { Target } from './define-tool.js';
@@ -138,4 +140,20 @@ export function createMcpServer(deps: ServerDeps): Server {
     log: stderrLog,
   });
   return server;
+}
+
+/** The server of the person's own process (stdio, or a program hosting it in process): one tenant, trusted. */
+export function createLocalServer(runtime: Runtime, registry: Registry): Server {
+  return createMcpServer({
+    ...registry,
+    config: runtime.config,
+    client: runtime.client,
+    credentials: runtime.credentials,
+    files: runtime.files,
+    jobs: runtime.jobs,
+    trust: 'local',
+    tenant: 'local',
+    version: VERSION,
+    target: runtime.target,
+  });
 }

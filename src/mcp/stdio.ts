@@ -1,8 +1,7 @@
 import { serveStdio as serveStdioEntry } from '@modelcontextprotocol/server/stdio';
 import { createLogger } from '../log.js';
 import type { Runtime } from '../runtime.js';
-import { VERSION } from '../version.js';
-import { createMcpServer, type Registry } from './server.js';
+import { createLocalServer, type Registry } from './server.js';
 import { StdioLineTransport } from './stdio-transport.js';
 
 /**
@@ -16,22 +15,10 @@ export async function serveStdio(runtime: Runtime, registry: Registry): Promise<
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
   });
-  const handle = serveStdioEntry(
-    () =>
-      createMcpServer({
-        ...registry,
-        config: runtime.config,
-        client: runtime.client,
-        credentials: runtime.credentials,
-        files: runtime.files,
-        jobs: runtime.jobs,
-        trust: 'local',
-        tenant: 'local',
-        version: VERSION,
-        target: runtime.target,
-      }),
-    { transport, onerror: (error) => log.debug(error.message) },
-  );
+  const handle = serveStdioEntry(() => createLocalServer(runtime, registry), {
+    transport,
+    onerror: (error) => log.debug(error.message),
+  });
   await closed;
   await handle.close().catch(() => {});
   await runtime.close();

@@ -1,16 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { writePrivateFile } from '../files/private-file.js';
 
 /**
  * Quoted requests on disk, for a person's own process (stdio): a quote outlives a restart of the
@@ -100,17 +91,9 @@ export class QuoteFile {
       })
       .slice(-MAX_ENTRIES);
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const temp = `${this.path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    const fd = openSync(temp, 'wx', 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify({ version: 1, quotes: Object.fromEntries(kept) }, null, 2)}\n`);
-      fsyncSync(fd);
-    } catch (error) {
-      closeSync(fd);
-      unlinkSync(temp);
-      throw error;
-    }
-    closeSync(fd);
-    renameSync(temp, this.path);
+    writePrivateFile(
+      this.path,
+      `${JSON.stringify({ version: 1, quotes: Object.fromEntries(kept) }, null, 2)}\n`,
+    );
   }
 }
