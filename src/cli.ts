@@ -134,11 +134,12 @@ export async function main(argv: string[]): Promise<number> {
     );
   }
   // The transports are handed what they serve; nothing in src/mcp imports the tools.
-  const [{ toolCatalog }, { resources }] = await Promise.all([
+  const [{ toolCatalog }, { resources }, { prompts }] = await Promise.all([
     import('../tools/index.js'),
     import('../resources/index.js'),
+    import('../prompts/index.js'),
   ]);
-  const registry = { tools: toolCatalog, resources };
+  const registry = { tools: toolCatalog, resources, prompts };
   if (values.http) {
     const { serveHttp } = await import('./mcp/http.js');
     const http = await serveHttp(runtime, registry, {

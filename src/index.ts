@@ -7,6 +7,7 @@
 
 import { delimiter } from 'node:path';
 import type { Server, Transport } from '@modelcontextprotocol/server';
+import { prompts } from '../prompts/index.js';
 import { resources } from '../resources/index.js';
 import { toolCatalog } from '../tools/index.js';
 import { type ConfigInput, loadConfig, type Toolset } from './config.js';
@@ -59,6 +60,7 @@ export async function createOrbitServer(options: OrbitServerOptions = {}): Promi
     createMcpServer({
       tools: toolCatalog,
       resources,
+      prompts,
       config: runtime.config,
       client: runtime.client,
       credentials: runtime.credentials,

@@ -9,18 +9,22 @@ import type { JobStore } from '../jobs/store.js';
 import { createLogger, type LogLevel } from '../log.js';
 import { createRedactor } from '../secrets.js';
 import type { ToolCatalog } from './catalog.js';
+import { registerCompletions } from './completions.js';
+import type { AnyPrompt } from './define-prompt.js';
 import type { ResourceDefinition } from './define-resource.js';
 import type { Target } from './define-tool.js';
 import { createStateCodec } from './input.js';
 import { instructionsFor } from './instructions.js';
+import { PromptOffer, registerPrompts } from './prompt-gets.js';
 import { registerResources } from './resource-reads.js';
 import { clientRoots } from './roots.js';
 import { registerToolCalls } from './tool-calls.js';
 
-/** What the server offers: the tool listing (modules loaded on first call) and the resources. */
+/** What the server offers: the tool listing (modules loaded on first call), the resources and the prompts. */
 export interface Registry {
   tools: ToolCatalog;
   resources: readonly ResourceDefinition[];
+  prompts: readonly AnyPrompt[];
 }
 
 export interface ServerDeps extends Registry {
@@ -67,7 +71,7 @@ export function createMcpServer(deps: ServerDeps): Server {
   const server = new Server(
     { name: 'orbit-mcp', title: 'Orbit', version: deps.version },
     {
-      capabilities: { tools: {}, resources: {}, logging: {} },
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} },
       instructions: deps.instructions ?? instructionsFor(deps.target),
       requestState: { verify: stateCodec.verify },
     },
@@ -135,6 +139,25 @@ export function createMcpServer(deps: ServerDeps): Server {
     resources: deps.resources,
     redactor,
     contextFor: (ctx) => contextFor(ctx),
+    log: stderrLog,
+  });
+  const offer = new PromptOffer(deps.prompts, deps.tools.entries, {
+    listed,
+    toolsets,
+    readOnly: deps.config.readOnly,
+    target: deps.target,
+  });
+  registerPrompts({ server, offer, redactor });
+  registerCompletions({
+    server,
+    offer,
+    resources: deps.resources,
+    contextFor: (ctx, filled) => ({
+      ...offer.context,
+      api: deps.client.api({ credentials: deps.credentials, signal: ctx.mcpReq.signal, log: stderrLog }),
+      tenant: deps.tenant,
+      arguments: filled,
+    }),
     log: stderrLog,
   });
   return server;
