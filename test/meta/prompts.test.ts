@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { prompts } from '../../prompts/index.js';
+import { promptTable, replaceBlock } from '../../scripts/docs.js';
 import { TOOLSETS, type Toolset } from '../../src/config.js';
 import { parseArguments } from '../../src/mcp/arguments.js';
 import type { AnyPrompt, PromptContext } from '../../src/mcp/define-prompt.js';
@@ -142,5 +143,10 @@ describe('prompt registry', () => {
     for (const tool of NOT_YET_MERGED) {
       expect(catalog.has(tool), `${tool} is in the catalog now: delete it from NOT_YET_MERGED`).toBe(false);
     }
+  });
+
+  it('the README prompt table matches the registry (run npm run generate)', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    expect(replaceBlock(readme, 'prompts', promptTable(prompts))).toBe(readme);
   });
 });
