@@ -3,7 +3,6 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   type Server,
-  type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
 import { type Completer, type CompletionContext, enumValues, startingWith } from './define-prompt.js';
@@ -27,7 +26,7 @@ export interface CompletionDeps {
   server: Server;
   offer: PromptOffer;
   resources: readonly ResourceDefinition[];
-  contextFor(ctx: ServerContext, filled: Record<string, string>): CompletionContext;
+  contextFor(filled: Record<string, string>): CompletionContext;
   log: Logger;
 }
 
@@ -38,7 +37,7 @@ export interface CompletionDeps {
  * completion is typing help, not a call the person made.
  */
 export function registerCompletions(deps: CompletionDeps): void {
-  deps.server.setRequestHandler('completion/complete', async (request, ctx) => {
+  deps.server.setRequestHandler('completion/complete', async (request) => {
     const { ref, argument } = request.params;
     const filled = request.params.context?.arguments ?? {};
     let completer: Completer | undefined;
@@ -66,7 +65,7 @@ export function registerCompletions(deps: CompletionDeps): void {
     }
     if (!completer) return completionResult(startingWith(choices, argument.value));
     try {
-      return completionResult(await completer(argument.value, deps.contextFor(ctx, filled)));
+      return completionResult(await completer(argument.value, deps.contextFor(filled)));
     } catch (error) {
       deps.log.debug(`completing ${argument.name} failed`, {
         error: error instanceof Error ? error.message : String(error),

@@ -61,6 +61,9 @@ const CLIENT_LEVELS: Record<Exclude<LogLevel, 'silent'>, 'debug' | 'info' | 'war
 
 const processCodec = createStateCodec();
 
+/** How long a completion may wait for the platform (a catalog read); past it, nothing is suggested. */
+const COMPLETION_READ_MS = 10_000;
+
 /**
  * One MCP server for one connection (stdio), one 2025 session, or one 2026 request: the low-level
  * SDK Server with our own dispatch (tools from the catalog, resources from the registry). The
@@ -152,9 +155,15 @@ export function createMcpServer(deps: ServerDeps): Server {
     server,
     offer,
     resources: deps.resources,
-    contextFor: (ctx, filled) => ({
+    contextFor: (filled) => ({
       ...offer.context,
-      api: deps.client.api({ credentials: deps.credentials, signal: ctx.mcpReq.signal, log: stderrLog }),
+      // A catalog read is shared by the completions typed meanwhile, and clients cancel a stale
+      // completion as the person types: it is bounded on its own, not by the request that began it.
+      api: deps.client.api({
+        credentials: deps.credentials,
+        signal: AbortSignal.timeout(COMPLETION_READ_MS),
+        log: stderrLog,
+      }),
       tenant: deps.tenant,
       arguments: filled,
     }),

@@ -252,6 +252,27 @@ describe('completion/complete', () => {
     }
   });
 
+  it('keeps reading the catalog for the next keystroke when the client cancels the completion that started it', async () => {
+    const typing = await startHarness({ sharedSandbox: h.sandbox, tenant: 'cache-typing' });
+    try {
+      h.sandbox.faults.add({ match: { path: '/api/v1/models' }, latencyMs: 300 });
+      const stale = new AbortController();
+      const first = typing.client
+        .complete(
+          { ref: { type: 'ref/prompt', name: 'summarize_video' }, argument: { name: 'model', value: 'o' } },
+          { signal: stale.signal },
+        )
+        .catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      stale.abort();
+      const next = await complete(typing.client, 'summarize_video', 'model', 'openai/gpt-sandbox-');
+      expect(next.completion.values).toEqual(['openai/gpt-sandbox-mini']);
+      expect(await first).toBeInstanceOf(Error);
+    } finally {
+      await typing.close();
+    }
+  });
+
   it('suggests nothing, without an error, when the catalog cannot be read', async () => {
     const sandbox = await startSandbox({ quiet: true });
     const down = await startHarness({ sharedSandbox: sandbox, tenant: 'cache-down' });

@@ -7,7 +7,7 @@ import { fetchCatalog, MODEL_KINDS, type ModelKind } from './shared.js';
  * so each tenant's catalog of a kind is kept for a minute (per platform address: the catalog an
  * account sees depends on its subscription). A request in flight is shared, a failed one forgotten.
  */
-const catalogs = new TenantCache<Promise<readonly string[]>>({ perTenant: 16, total: 2_048, ttlMs: 60_000 });
+const catalogs = new TenantCache<Promise<readonly string[]>>({ perTenant: 16, total: 512, ttlMs: 60_000 });
 
 function modelIds(kind: ModelKind, ctx: CompletionContext): Promise<readonly string[]> {
   const view = catalogs.forTenant(ctx.tenant);
