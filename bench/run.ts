@@ -26,9 +26,10 @@ const START_RUNS = size('BENCH_START_RUNS', 21, 15);
 const CHAT_CALLS = size('BENCH_CHAT_CALLS', 500, 200);
 const PROGRESS_CALLS = 100;
 const STREAM_CHUNK_DELAY_MS = 5;
-const SESSIONS = 32;
+/** Several client processes, so the load generator is not the bottleneck. */
+const LOAD = { workers: 4, sessionsPerWorker: 8, warmupMs: 1_000 };
 const RPS_WINDOW_MS = size('BENCH_RPS_WINDOW_MS', 5_000, 1_000);
-const SOAK_CALLS = size('BENCH_SOAK_CALLS', 1_000, 200);
+const SOAK_CHECKPOINTS = [1_000, size('BENCH_SOAK_CALLS', 5_000, 1_000)];
 const SOAK_TENANTS = 8;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -86,22 +87,27 @@ try {
     await paced.close();
   }
 
-  say(`throughput: ${SESSIONS} HTTP sessions, ${RPS_WINDOW_MS} ms windows…`);
-  figures.push(
-    await measureThroughput(
-      {
-        args: [ORBIT_BIN, '--http', '--sandbox', '--port', '0'],
-        env: { ORBIT_LOG_LEVEL: 'error' },
-        tool: 'auth_status',
-        toolArgs: {},
-      },
-      { args: [baselines.http, '0'], tool: 'echo', toolArgs: { text: 'hi' } },
-      SESSIONS,
-      RPS_WINDOW_MS,
-    ),
-  );
+  for (const era of ['legacy', 'modern'] as const) {
+    say(
+      `throughput (${era}): ${LOAD.workers} client processes × ${LOAD.sessionsPerWorker} connections, ${RPS_WINDOW_MS} ms windows…`,
+    );
+    figures.push(
+      ...(await measureThroughput(
+        {
+          args: [ORBIT_BIN, '--http', '--sandbox', '--port', '0'],
+          env: { ORBIT_LOG_LEVEL: 'error' },
+          tool: 'auth_status',
+          toolArgs: {},
+        },
+        { args: [baselines.http, '0'], tool: 'echo', toolArgs: { text: 'hi' } },
+        baselines.loadWorker,
+        era,
+        { ...LOAD, windowMs: RPS_WINDOW_MS },
+      )),
+    );
+  }
 
-  say(`soak: ${SOAK_CALLS} mixed calls from ${SOAK_TENANTS} tenants over HTTP…`);
+  say(`soak: ${SOAK_CHECKPOINTS.at(-1)} mixed calls from ${SOAK_TENANTS} tenants over HTTP…`);
   const tenants = Array.from({ length: SOAK_TENANTS }, (_, i) =>
     sandbox.state.createKey({ balance: 1_000_000, label: `soak ${i}`, dailyRequestLimit: 1_000_000 }),
   );
@@ -109,7 +115,7 @@ try {
     await measureSoak(
       { args: [ORBIT_BIN, '--http', '--port', '0', '--base-url', sandbox.url], keys: tenants },
       { args: [baselines.http, '0'] },
-      SOAK_CALLS,
+      SOAK_CHECKPOINTS,
     ),
   );
 } finally {

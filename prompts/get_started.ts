@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { TOOLSETS, type Toolset } from '../src/config.js';
+import { ALL_TOOLSETS, type Toolset } from '../src/config.js';
 import { definePrompt } from '../src/mcp/define-prompt.js';
 import { ENV_PREFIX } from '../src/word.js';
 import { toolCatalog } from '../tools/index.js';
 
 /** Toolsets that have tools in this build, in the configuration's order. */
-const withTools = (Object.keys(TOOLSETS) as Toolset[]).filter((toolset) =>
-  toolCatalog.entries.some((entry) => entry.toolset === toolset),
-) as [Toolset, ...Toolset[]];
+const withTools = ALL_TOOLSETS.filter(toolCatalog.hasTools) as [Toolset, ...Toolset[]];
 
 const names = (tools: string[]) => tools.map((tool) => `\`${tool}\``).join(', ');
 

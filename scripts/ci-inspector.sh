@@ -2,15 +2,23 @@
 # The MCP Inspector CLI (@modelcontextprotocol/inspector 1.0.3) against the built server over stdio
 # on the sandbox: lists the tools and calls `chat`, then checks what it printed. Needs `npm run build`.
 # The Inspector declares node >=22.7.5, but its CLI mode runs on Node 20; this script proves it.
+# It is fetched with npx for this check only (pinned), not a devDependency: a declared engine of
+# node >=22 would make every `npm ci` on Node 20 print EBADENGINE warnings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -f dist/orbit-mcp.js ]] || { echo "dist/orbit-mcp.js is missing; run npm run build first." >&2; exit 2; }
 
+INSPECTOR='@modelcontextprotocol/inspector@1.0.3'
+# npm runs on Node 20 here, so it would warn about the declared engine this script proves harmless.
+with_inspector=(npx --yes --loglevel=error --package "$INSPECTOR" --)
+
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
+echo "inspector: fetching $INSPECTOR"
+"${with_inspector[@]}" true
 inspect() {
   # Bounded: a hung server must fail the run, not stall it.
-  timeout 120 npx --no-install mcp-inspector --cli node dist/orbit-mcp.js --sandbox "$@"
+  timeout 120 "${with_inspector[@]}" mcp-inspector --cli node dist/orbit-mcp.js --sandbox "$@"
 }
 
 echo "inspector: tools/list"

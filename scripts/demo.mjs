@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npm run demo`: starts the built server on the offline sandbox over stdio, connects a real MCP
- * client, lists the tools, streams a chat answer (printing progress as it arrives), searches, and
- * generates an image and a short speech clip, printing where they were saved.
+ * client, lists the tools, streams a chat answer (printing progress as it arrives), searches, calls
+ * the data API, ranks documents with embeddings, and generates an image and a short speech clip,
+ * printing where they were saved.
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +43,32 @@ const search = await client.callTool({
 });
 say(search.content[0]?.text);
 
+say('\ndata_call (maps.search):');
+const places = await client.callTool({
+  name: 'data_call',
+  arguments: { endpoint: 'maps.search', input: { query: 'coffee', location: 'Lisbon', limit: 3 } },
+});
+const found = places.structuredContent;
+say(
+  places.isError
+    ? places.content[0]?.text
+    : `${found.data.places.map((p) => `${p.name} (${p.rating}★)`).join(', ')} — ${found.cost} USD, ${found.request_id}`,
+);
+
+say('\nembed (documents ranked by similarity to "how do satellites stay in orbit"):');
+const ranked = await client.callTool({
+  name: 'embed',
+  arguments: {
+    query: 'how do satellites stay in orbit',
+    documents: [
+      'A recipe for banana bread',
+      'Orbital mechanics of satellites and gravity',
+      'Tax rules for shops',
+    ],
+  },
+});
+say(ranked.content[0]?.text);
+
 say('\nimage_generate:');
 const image = await client.callTool({
   name: 'image_generate',
@@ -59,5 +86,5 @@ say(
   `\nSaved files: ${[image.structuredContent?.images?.[0]?.path, speech.structuredContent?.path].filter(Boolean).join(', ')}`,
 );
 
-if (chat.isError || search.isError || image.isError || speech.isError) process.exitCode = 1;
+if ([chat, search, places, ranked, image, speech].some((r) => r.isError)) process.exitCode = 1;
 await client.close();

@@ -1,10 +1,47 @@
 /** Generated documents: the manifest's tool list and the README's tool table come from the registry. */
 
 import pkg from '../package.json' with { type: 'json' };
-import { DEFAULT_TOOLSETS } from '../src/config.js';
+import { TOOLSETS } from '../src/config.js';
 import { type AnyPrompt, enumValues } from '../src/mcp/define-prompt.js';
 import type { AnyTool, Nature } from '../src/mcp/define-tool.js';
 import { PLATFORM_WORD } from '../src/word.js';
+
+/**
+ * The platform's areas in prose, each keyed by a tool whose presence proves the area ships, in the
+ * order they are told. The package and manifest descriptions and the README's first paragraph
+ * are generated from it, so they claim what the registry holds, no more and no less.
+ */
+const AREAS: readonly (readonly [tool: string, phrase: string])[] = [
+  ['chat', 'chat with any model'],
+  ['web_search', 'web search'],
+  ['models_list', 'model catalogs'],
+  ['data_call', 'the data API'],
+  ['image_generate', 'images'],
+  ['video_generate', 'video'],
+  ['speech_generate', 'speech'],
+  ['music_generate', 'music'],
+  ['transcribe', 'transcription'],
+  ['embed', 'embeddings'],
+  ['x402_complete', 'x402 pay-per-call'],
+  ['eval_run', 'evaluations'],
+  ['usage_get', 'usage'],
+  ['batches_list', 'batches'],
+  ['api_keys_read', 'API keys'],
+  ['teams_read', 'teams'],
+  ['tee_attestation', 'enclave attestation'],
+];
+
+/** "chat with any model, web search, ... and enclave attestation": the areas that ship. */
+export function areasShipped(tools: readonly AnyTool[]): string {
+  const names = new Set(tools.map((tool) => tool.name));
+  const phrases = AREAS.filter(([tool]) => names.has(tool)).map(([, phrase]) => phrase);
+  return phrases.length < 2 ? phrases.join('') : `${phrases.slice(0, -1).join(', ')} and ${phrases.at(-1)}`;
+}
+
+/** package.json's and manifest.json's description. */
+export function packageDescription(tools: readonly AnyTool[]): string {
+  return `MCP server for the Orbit AI platform: ${areasShipped(tools)}, with a built-in offline sandbox.`;
+}
 
 /** MCPB fills `${name}` placeholders at install time; they are literal text here. */
 const placeholder = (name: string) => `\${${name}}`;
@@ -16,7 +53,7 @@ export function manifestFor(tools: readonly AnyTool[]) {
     name: pkg.name,
     display_name: 'Orbit',
     version: pkg.version,
-    description: pkg.description,
+    description: packageDescription(tools),
     author: { name: 'orbit-mcp developers' },
     license: pkg.license,
     keywords: ['mcp', 'llm', 'chat', 'search', 'images', 'video', 'speech'],
@@ -66,7 +103,7 @@ export function toolTable(tools: readonly AnyTool[]): string {
     const operations = Object.values(tool.operations);
     const natures = unique(operations.map((op) => NATURE_WORDS[op.nature])).join(', ');
     const credentials = unique(operations.map((op) => op.credential.replace('_', ' '))).join(', ');
-    const on = DEFAULT_TOOLSETS.includes(tool.toolset) ? tool.toolset : `${tool.toolset} (off)`;
+    const on = TOOLSETS[tool.toolset] ? tool.toolset : `${tool.toolset} (off)`;
     return `| \`${tool.name}\` | ${on} | ${natures} | ${credentials} | ${tool.description.replace(/\|/g, '\\|')} |`;
   });
   return ['| tool | toolset | nature | credential | what it does |', '|---|---|---|---|---|', ...rows].join(
@@ -95,12 +132,16 @@ export function promptTable(prompts: readonly AnyPrompt[]): string {
 
 const unique = (values: string[]) => [...new Set(values)];
 
-/** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->`. */
-export function replaceBlock(document: string, name: string, body: string): string {
+/**
+ * Replaces the text between `<!-- name:start -->` and `<!-- name:end -->`: a block on lines of its
+ * own, or inline (inside a sentence, where markdown hides the comments).
+ */
+export function replaceBlock(document: string, name: string, body: string, inline = false): string {
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;
   const from = document.indexOf(start);
   const to = document.indexOf(end);
   if (from < 0 || to < from) throw new Error(`README lacks the ${start} ... ${end} markers`);
-  return `${document.slice(0, from + start.length)}\n${body}\n${document.slice(to)}`;
+  const newline = inline ? '' : '\n';
+  return `${document.slice(0, from + start.length)}${newline}${body}${newline}${document.slice(to)}`;
 }

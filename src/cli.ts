@@ -1,6 +1,6 @@
 import { delimiter } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, type ConfigInput, loadConfig } from './config.js';
+import { ConfigError, type ConfigInput, emptyToolsetsWarning, loadConfig } from './config.js';
 import { VERSION } from './version.js';
 
 const HELP = `orbit-mcp ${VERSION}: MCP server for the Orbit AI platform
@@ -139,6 +139,8 @@ export async function main(argv: string[]): Promise<number> {
     import('../resources/index.js'),
     import('../prompts/index.js'),
   ]);
+  const emptyToolsets = emptyToolsetsWarning(config.toolsets, toolCatalog.hasTools);
+  if (emptyToolsets) process.stderr.write(`orbit-mcp: ${emptyToolsets}\n`);
   const registry = { tools: toolCatalog, resources, prompts };
   if (values.http) {
     const { serveHttp } = await import('./mcp/http.js');

@@ -2,7 +2,10 @@ import { delimiter, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { ENV_PREFIX } from './word.js';
 
-/** Every toolset of DESIGN.md, with whether it is on by default. */
+/**
+ * Every toolset of DESIGN.md, with whether it is on by default once it has tools: the defaults are
+ * worked out against the tool catalog at run time (`resolveToolsets`).
+ */
 export const TOOLSETS = {
   models: true,
   text: true,
@@ -10,6 +13,7 @@ export const TOOLSETS = {
   data: true,
   media: true,
   embeddings: true,
+  payments: true,
   evals: false,
   account: true,
   keys: false,
@@ -18,8 +22,34 @@ export const TOOLSETS = {
 } as const;
 export type Toolset = keyof typeof TOOLSETS;
 const toolsetNames = Object.keys(TOOLSETS) as [Toolset, ...Toolset[]];
+export const ALL_TOOLSETS: readonly Toolset[] = toolsetNames;
 
-export const DEFAULT_TOOLSETS = toolsetNames.filter((name) => TOOLSETS[name]);
+/** What a configuration names: some toolsets, or `all`. Not set means the defaults. */
+export type ToolsetChoice = Toolset[] | 'all';
+
+/**
+ * The toolsets a choice turns on. Without one: those marked on in TOOLSETS that have tools, so a
+ * toolset whose tools have not shipped is never a default (nor named as on in messages).
+ */
+export function resolveToolsets(
+  choice: ToolsetChoice | undefined,
+  hasTools: (toolset: Toolset) => boolean,
+): Toolset[] {
+  if (choice === 'all') return [...toolsetNames];
+  return choice ?? toolsetNames.filter((name) => TOOLSETS[name] && hasTools(name));
+}
+
+/** What to tell the operator when a choice names toolsets that have no tools (`all` names none). */
+export function emptyToolsetsWarning(
+  choice: ToolsetChoice | undefined,
+  hasTools: (toolset: Toolset) => boolean,
+): string | undefined {
+  if (choice === undefined || choice === 'all') return undefined;
+  const empty = choice.filter((name) => !hasTools(name));
+  if (empty.length === 0) return undefined;
+  const one = empty.length === 1;
+  return `${one ? 'Toolset' : 'Toolsets'} ${empty.map((name) => `"${name}"`).join(', ')} ${one ? 'has' : 'have'} no tools in this version, so ${one ? 'it adds' : 'they add'} nothing. Toolsets with tools: ${toolsetNames.filter(hasTools).join(', ')}.`;
+}
 
 const url = z
   .string()
@@ -32,12 +62,12 @@ const booleanish = z
 
 const toolsetList = z
   .string()
-  .transform((value, ctx) => {
+  .transform((value, ctx): ToolsetChoice => {
     const names = value
       .split(',')
       .map((name) => name.trim())
       .filter(Boolean);
-    if (names.includes('all')) return [...toolsetNames];
+    if (names.includes('all')) return 'all';
     for (const name of names) {
       if (!(name in TOOLSETS)) {
         ctx.addIssue({
@@ -49,7 +79,7 @@ const toolsetList = z
     }
     return names as Toolset[];
   })
-  .pipe(z.array(z.enum(toolsetNames)).min(1, 'name at least one toolset'));
+  .pipe(z.union([z.literal('all'), z.array(z.enum(toolsetNames)).min(1, 'name at least one toolset')]));
 
 /** Folders, separated like PATH (`:` here, `;` on Windows); relative ones resolve against the working folder. */
 const folderList = z.string().transform((value) =>
@@ -66,7 +96,8 @@ export const ConfigSchema = z.object({
   apiKey: z.string().min(1).optional(),
   managementToken: z.string().min(1).optional(),
   session: z.string().min(1).optional(),
-  toolsets: toolsetList.default([...DEFAULT_TOOLSETS]),
+  /** Not set: the default toolsets, which depend on the tools that exist (see resolveToolsets). */
+  toolsets: toolsetList.optional(),
   readOnly: booleanish.default(false),
   outputDir: z.string().min(1).optional(),
   allowDirs: folderList.default([]),

@@ -1,3 +1,5 @@
+import { PLATFORM_WORD } from './word.js';
+
 /** The three kinds of credential of DESIGN.md and where each came from. Values never leave here in results. */
 export type CredentialKind = 'api_key' | 'management_token' | 'session';
 export type CredentialSource = 'flag' | 'env' | 'store' | 'request' | 'sandbox';
@@ -22,7 +24,7 @@ export const HOW_TO_GET: Record<CredentialKind, string> = {
     'Set ORBIT_API_KEY, sign in with the auth_login tool (or `orbit-mcp login`), or start with --sandbox to try it offline.',
   management_token:
     'Create a management token in the platform account settings and set ORBIT_MANAGEMENT_TOKEN (or `orbit-mcp login --management-token`).',
-  session: 'Set ORBIT_SESSION to a signed-in browser session cookie of the platform.',
+  session: `Copy the \`${PLATFORM_WORD}_session\` cookie of a signed-in browser on the platform and set ORBIT_SESSION to it (or pipe it to \`orbit-mcp login --session\`).`,
 };
 
 /**

@@ -10,8 +10,8 @@ import type { Server, Transport } from '@modelcontextprotocol/server';
 import { prompts } from '../prompts/index.js';
 import { resources } from '../resources/index.js';
 import { toolCatalog } from '../tools/index.js';
-import { type ConfigInput, loadConfig, type Toolset } from './config.js';
-import type { LogLevel } from './log.js';
+import { type ConfigInput, emptyToolsetsWarning, loadConfig, type Toolset } from './config.js';
+import { createLogger, type LogLevel } from './log.js';
 import { createMcpServer } from './mcp/server.js';
 import { createRuntime, type Runtime, type Target } from './runtime.js';
 import { VERSION } from './version.js';
@@ -55,6 +55,8 @@ export interface OrbitServer {
 
 export async function createOrbitServer(options: OrbitServerOptions = {}): Promise<OrbitServer> {
   const config = loadConfig(flagsOf(options), options.env === false ? {} : process.env);
+  const emptyToolsets = emptyToolsetsWarning(config.toolsets, toolCatalog.hasTools);
+  if (emptyToolsets) createLogger(config.logLevel).warning(emptyToolsets);
   const runtime: Runtime = await createRuntime(config, { sandbox: options.sandbox });
   const createServer = () =>
     createMcpServer({

@@ -36,13 +36,19 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   let stopSandbox: (() => Promise<void>) | undefined;
   const credentials: Credential[] = [];
   if (options.sandbox) {
-    const { startSandbox } = await import('./sandbox/index.js');
+    const { startSandbox, SANDBOX_MANAGEMENT_TOKENS, SANDBOX_PEOPLE } = await import('./sandbox/index.js');
     // Streams pace their chunks like a real model, so a person watching sees the answer grow.
     // Nobody reads the request log of a product sandbox beyond the last few calls.
     const sandbox = await startSandbox({ quiet: true, timing: { streamChunkDelayMs: 20 }, maxRecorded: 200 });
     stopSandbox = () => sandbox.close();
     target = { kind: 'sandbox', baseUrl: sandbox.url, demoKey: sandbox.demoKey };
     credentials.push({ kind: 'api_key', value: sandbox.demoKey, source: 'sandbox' });
+    // The demo person's management token (every scope) and session, so keys, usage quotas, teams
+    // and settings work offline too; ones set in the environment win.
+    if (!config.managementToken)
+      credentials.push({ kind: 'management_token', value: SANDBOX_MANAGEMENT_TOKENS.all, source: 'sandbox' });
+    if (!config.session)
+      credentials.push({ kind: 'session', value: SANDBOX_PEOPLE.demo.session, source: 'sandbox' });
   } else if (config.baseUrl) {
     target = { kind: 'platform', baseUrl: config.baseUrl };
   } else {

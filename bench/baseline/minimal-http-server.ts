@@ -1,15 +1,18 @@
 /**
- * The throughput baseline: the same one-tool server over Streamable HTTP with stateful sessions,
- * on node:http like orbit-mcp. Prints `listening at <url>` on stderr, as orbit-mcp does.
+ * The throughput baseline: the same one-tool server over Streamable HTTP for both protocol eras,
+ * as the SDK documents it: 2026-07-28 requests to a strict `createMcpHandler`, 2025 clients to
+ * sessions (routed with `isLegacyRequest`), on node:http like orbit-mcp. Prints
+ * `listening at <url>` on stderr, as orbit-mcp does.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import { createEchoServer } from './echo.js';
 
-const transports = new Map<string, StreamableHTTPServerTransport>();
+const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+const modern = toNodeHandler(createMcpHandler(() => createEchoServer(), { legacy: 'reject' }));
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -21,20 +24,22 @@ const http = createServer((req, res) => {
   (async () => {
     const body = req.method === 'POST' ? await readJson(req) : undefined;
     const id = req.headers['mcp-session-id'];
-    const existing = typeof id === 'string' ? transports.get(id) : undefined;
+    const existing = typeof id === 'string' ? sessions.get(id) : undefined;
     if (existing) return existing.handleRequest(req, res, body);
+    if (req.method === 'POST' && !(await isLegacyRequest(await toWebRequest(req, body), body)))
+      return modern(req, res, body);
     if (!isInitializeRequest(body)) {
       res.writeHead(400).end();
       return;
     }
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        transports.set(sessionId, transport);
+        sessions.set(sessionId, transport);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) transports.delete(transport.sessionId);
+      if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     await createEchoServer().connect(transport);
     return transport.handleRequest(req, res, body);

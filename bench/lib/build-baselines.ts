@@ -13,8 +13,10 @@ export interface Baselines {
   bundled: string;
   /** The same source transpiled file by file, loading the SDK and zod from node_modules. */
   unbundled: string;
-  /** The one-tool server over Streamable HTTP, bundled like orbit-mcp. */
+  /** The one-tool server over Streamable HTTP (both eras), bundled like orbit-mcp. */
   http: string;
+  /** A load process of the throughput benchmark. */
+  loadWorker: string;
 }
 
 export async function buildBaselines(): Promise<Baselines> {
@@ -22,6 +24,7 @@ export async function buildBaselines(): Promise<Baselines> {
   const entries = {
     'minimal-server': 'bench/baseline/minimal-server.ts',
     'minimal-http-server': 'bench/baseline/minimal-http-server.ts',
+    'load-worker': 'bench/baseline/load-worker.ts',
   };
   await build({ ...SAME_AS_ORBIT, entryPoints: entries, outdir: join(TMP, 'bundled') });
   // Not bundled: each file transpiled alone, imports left to Node's resolver (bench/.tmp sits
@@ -38,5 +41,6 @@ export async function buildBaselines(): Promise<Baselines> {
     bundled: join(TMP, 'bundled', 'minimal-server.js'),
     unbundled: join(TMP, 'unbundled', 'minimal-server.js'),
     http: join(TMP, 'bundled', 'minimal-http-server.js'),
+    loadWorker: join(TMP, 'bundled', 'load-worker.js'),
   };
 }

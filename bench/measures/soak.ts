@@ -31,8 +31,9 @@ const MIX: { name: string; arguments: Record<string, unknown> }[] = [
 export async function measureSoak(
   orbit: { args: string[]; keys: string[] },
   baseline: { args: string[] },
-  calls: number,
+  checkpoints: readonly number[],
 ): Promise<Figure> {
+  const calls = Math.max(...checkpoints);
   const run = async (args: string[], clientsFor: string[], pick: (n: number) => (typeof MIX)[number]) => {
     const { url, child } = await startHttpServer(args, { env: childEnv({ ORBIT_LOG_LEVEL: 'error' }) });
     try {
@@ -47,21 +48,20 @@ export async function measureSoak(
       const rss = [await rssMiB(child.pid!)];
       let n = 0;
       let failed = 0;
-      let halfway = false;
+      const pending = [...checkpoints].sort((a, b) => a - b);
       const worker = async (client: Client) => {
         while (n < calls) {
           const call = pick(n++);
           const result = await client.callTool(call);
           // The refused path is part of the mix on purpose; anything else failing is a fault.
           if (result.isError && call.name !== 'transcribe') failed++;
-          if (!halfway && n >= calls / 2) {
-            halfway = true;
+          while (pending.length && n >= pending[0]!) {
+            pending.shift();
             rss.push(await rssMiB(child.pid!));
           }
         }
       };
       await Promise.all(clients.map(worker));
-      rss.push(await rssMiB(child.pid!));
       await Promise.all(clients.map((client) => client.close()));
       if (failed > 0) throw new Error(`${failed} soak calls failed`);
       return rss;
@@ -78,16 +78,19 @@ export async function measureSoak(
   const growth = (rss: number[]) => rss.at(-1)! - rss[0]!;
   return {
     id: 'soak_rss',
-    measure: `RSS growth over ${calls} mixed calls, ${orbit.keys.length} tenants over HTTP (vs bare SDK server, same count of echo calls)`,
+    measure: `RSS growth over ${calls} mixed calls, ${orbit.keys.length} tenants over HTTP (vs the bare SDK server, same count of echo calls)`,
     unit: 'MiB',
     orbit: round(growth(orbitRss), 1),
     baseline: round(growth(baseRss), 1),
     added: round(growth(orbitRss) - growth(baseRss), 1),
+    target: '≤ the bare server',
+    pass: growth(orbitRss) <= growth(baseRss),
     details: {
+      checkpoints: [0, ...checkpoints],
       orbitRssMiB: orbitRss.map((x) => round(x, 1)),
       baselineRssMiB: baseRss.map((x) => round(x, 1)),
       mix: MIX.map((call) => call.name),
-      note: 'RSS at start, half way and at the end; every call but the refused transcribe must succeed',
+      note: 'RSS at start and after each checkpoint of calls; every call but the refused transcribe must succeed',
     },
   };
 }

@@ -1,6 +1,5 @@
-import { performance } from 'node:perf_hooks';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { startHttpServer, stopProcess } from '../../scripts/lib/http-server.js';
 import { childEnv } from '../lib/child.js';
 import type { Figure } from '../lib/figure.js';
@@ -11,75 +10,123 @@ export interface HttpContender {
   env?: Record<string, string>;
   tool: string;
   toolArgs: Record<string, unknown>;
+  key?: string;
 }
+
+export interface LoadShape {
+  workers: number;
+  sessionsPerWorker: number;
+  warmupMs: number;
+  windowMs: number;
+}
+
+/** CPU time (user + system) a process has used, in ms, from the kernel's view (Linux). */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** One round: the server, `workers` load processes, and the server's CPU over the window. */
+async function round_(contender: HttpContender, worker: string, era: 'legacy' | 'modern', shape: LoadShape) {
+  const { url, child } = await startHttpServer(contender.args, { env: childEnv(contender.env) });
+  try {
+    const startAt = Date.now() + 3_000;
+    const runs = Array.from({ length: shape.workers }, () =>
+      runWorker(worker, [
+        url,
+        era,
+        String(shape.sessionsPerWorker),
+        contender.tool,
+        JSON.stringify(contender.toolArgs),
+        String(startAt),
+        String(shape.warmupMs),
+        String(shape.windowMs),
+        ...(contender.key ? [contender.key] : []),
+      ]),
+    );
+    const from = startAt + shape.warmupMs;
+    await sleepUntil(from);
+    const cpuFrom = await cpuMs(child.pid!);
+    await sleepUntil(from + shape.windowMs);
+    const cpuUntil = await cpuMs(child.pid!);
+    const results = await Promise.all(runs);
+    const calls = results.reduce((sum, r) => sum + r.counted, 0);
+    const failed = results.reduce((sum, r) => sum + r.failed, 0);
+    if (failed > 0) throw new Error(`${failed} calls of ${contender.tool} failed under load`);
+    return { rps: calls / (shape.windowMs / 1000), cpuPerCallMs: (cpuUntil - cpuFrom) / Math.max(1, calls) };
+  } finally {
+    await stopProcess(child);
+  }
+}
+
+function runWorker(script: string, args: string[]): Promise<{ counted: number; failed: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      err = (err + chunk).slice(-2000);
+    });
+    child.once('exit', (code) => {
+      if (code === 0) resolve(JSON.parse(out.trim().split('\n').at(-1)!));
+      else reject(new Error(`load worker exited ${code}: ${err}`));
+    });
+  });
+}
+
+const sleepUntil = (at: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
 /**
- * Calls per second with `sessions` clients, each with its own MCP session, each calling the tool
- * in a loop. Calls completing during the warm-up are not counted; the window is fixed in time.
+ * Calls per second and the server's CPU per call, orbit-mcp against the bare SDK server under the
+ * same load from several client processes, in one protocol era. Two rounds each, alternating, so a
+ * slow moment of the machine does not land on one side only; the best round of each is reported.
  */
-async function load(
-  url: string,
-  contender: HttpContender,
-  sessions: number,
-  warmupMs: number,
-  windowMs: number,
-) {
-  const clients = await Promise.all(
-    Array.from({ length: sessions }, async () => {
-      const client = new Client({ name: 'orbit-bench', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-      return client;
-    }),
-  );
-  const start = performance.now();
-  const from = start + warmupMs;
-  const until = from + windowMs;
-  let counted = 0;
-  let failed = 0;
-  await Promise.all(
-    clients.map(async (client) => {
-      while (performance.now() < until) {
-        const result = await client.callTool({ name: contender.tool, arguments: contender.toolArgs });
-        const done = performance.now();
-        if (result.isError) failed++;
-        else if (done >= from && done < until) counted++;
-      }
-    }),
-  );
-  await Promise.all(clients.map((client) => client.close()));
-  if (failed > 0) throw new Error(`${failed} calls of ${contender.tool} failed under load`);
-  return counted / (windowMs / 1000);
-}
-
 export async function measureThroughput(
   orbit: HttpContender,
   baseline: HttpContender,
-  sessions: number,
-  windowMs: number,
-): Promise<Figure> {
-  const rps: Record<'orbit' | 'baseline', number[]> = { orbit: [], baseline: [] };
-  // Two rounds each, alternating, so a slow moment of the machine does not land on one side only.
-  for (const name of ['orbit', 'baseline', 'baseline', 'orbit'] as const) {
-    const contender = name === 'orbit' ? orbit : baseline;
-    const { url, child } = await startHttpServer(contender.args, { env: childEnv(contender.env) });
-    try {
-      rps[name].push(await load(url, contender, sessions, 1_000, windowMs));
-    } finally {
-      await stopProcess(child);
-    }
-  }
-  const best = (values: number[]) => Math.max(...values);
-  return {
-    id: 'http_rps',
-    measure: `Requests/s, ${sessions} concurrent HTTP sessions (${orbit.tool} vs one-tool echo server)`,
-    unit: 'req/s',
-    orbit: round(best(rps.orbit), 0),
-    baseline: round(best(rps.baseline), 0),
-    ratio: round(best(rps.orbit) / best(rps.baseline)),
-    details: {
-      rounds: { orbit: rps.orbit.map((x) => round(x, 0)), baseline: rps.baseline.map((x) => round(x, 0)) },
-      windowMs,
-      note: 'clients run in the bench process; the best of two rounds is reported',
-    },
+  worker: string,
+  era: 'legacy' | 'modern',
+  shape: LoadShape,
+): Promise<Figure[]> {
+  const seen: Record<'orbit' | 'baseline', { rps: number; cpuPerCallMs: number }[]> = {
+    orbit: [],
+    baseline: [],
   };
+  for (const name of ['orbit', 'baseline', 'baseline', 'orbit'] as const) {
+    seen[name].push(await round_(name === 'orbit' ? orbit : baseline, worker, era, shape));
+  }
+  const best = (name: 'orbit' | 'baseline') => seen[name].reduce((a, b) => (b.rps > a.rps ? b : a));
+  const o = best('orbit');
+  const b = best('baseline');
+  const label = era === 'modern' ? '2026-07-28 (no sessions)' : '2025 sessions';
+  const load = `${shape.workers} client processes × ${shape.sessionsPerWorker} connections`;
+  return [
+    {
+      id: `http_rps_${era}`,
+      measure: `Calls/s over HTTP, ${label}, ${load} (${orbit.tool} vs the bare SDK server's echo)`,
+      unit: 'calls/s',
+      orbit: round(o.rps, 0),
+      baseline: round(b.rps, 0),
+      ratio: round(o.rps / b.rps),
+      target: '≥ 0.9×',
+      pass: o.rps / b.rps >= 0.9,
+      details: { rounds: seen, windowMs: shape.windowMs },
+    },
+    {
+      id: `http_cpu_per_call_${era}`,
+      measure: `Server CPU per call over HTTP, ${label}`,
+      unit: 'ms',
+      orbit: round(o.cpuPerCallMs, 3),
+      baseline: round(b.cpuPerCallMs, 3),
+      ratio: round(o.cpuPerCallMs / b.cpuPerCallMs),
+      target: '≤ 1.2×',
+      pass: o.cpuPerCallMs / b.cpuPerCallMs <= 1.2,
+    },
+  ];
 }

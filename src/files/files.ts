@@ -64,6 +64,10 @@ export interface FilesScope {
   warn?: (message: string) => void;
 }
 
+/** A saved file small enough to be inlined is kept this long for the result that follows. */
+const JUST_SAVED_MS = 1_000;
+const JUST_SAVED_MAX_BYTES = 768 * 1024;
+
 export const mb = (bytes: number): string => `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
 
 const MEDIA_URI = new RegExp(`^${URI_SCHEME}://media/([a-f0-9]{32})$`);
@@ -92,7 +96,16 @@ export function createFiles(config: FilesConfig, scope: FilesScope): Files {
     bytes: entry.bytes,
     ...(scope.trust === 'local' ? { path: entry.path } : {}),
   });
+  // The files a call just saved, kept for the few moments until its result inlines them: the
+  // bytes are not read back from disk (bounded: a result inlines at most a few small files).
+  const justSaved = new Map<string, { file: SavedFile; data: Buffer }>();
   const open = async (id: string) => {
+    const recent = justSaved.get(id);
+    // Handed over once: the result that inlines it is the only reader it is kept for.
+    if (recent) {
+      justSaved.delete(id);
+      return recent;
+    }
     const found = await config.media.read(scope.tenant, id);
     return found && { file: shown(found.entry), data: found.data };
   };
@@ -147,7 +160,12 @@ export function createFiles(config: FilesConfig, scope: FilesScope): Files {
     async save(data, options = {}): Promise<SavedFile> {
       const type = mediaTypeOf(data, options.mimeType, options.name);
       const entry = await config.media.write(outputFolder(config, scope), scope.tenant, data, type);
-      return shown(entry);
+      const file = shown(entry);
+      if (data.length <= JUST_SAVED_MAX_BYTES) {
+        justSaved.set(entry.id, { file, data });
+        setTimeout(() => justSaved.delete(entry.id), JUST_SAVED_MS).unref();
+      }
+      return file;
     },
     list: (limit) => config.media.list(scope.tenant, limit).map(shown),
     open,

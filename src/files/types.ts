@@ -51,6 +51,7 @@ const BY_MIME: Record<string, string> = {
   'video/webm': 'webm',
   'video/quicktime': 'mov',
   'application/json': 'json',
+  'application/x-npy': 'npy',
   'text/plain': 'txt',
 };
 const BY_EXT: Record<string, string> = Object.fromEntries(

@@ -11,6 +11,7 @@ import {
   TimeoutError,
 } from '../errors.js';
 import type { Logger } from '../log.js';
+import { PLATFORM_WORD } from '../word.js';
 import { type CapturedExchange, tapBody } from './capture.js';
 import { errorFromResponse } from './envelopes.js';
 import {
@@ -35,6 +36,11 @@ export interface RequestSpec {
   query?: Record<string, QueryValue>;
   /** JSON body. */
   body?: unknown;
+  /**
+   * Body bytes sent exactly as given (JSON unless `headers` names another content-type): a replay
+   * that must match the bytes a quote was made for (spec 1 §7.3). Takes the place of `body`.
+   */
+  rawBody?: Buffer;
   /** Multipart body (a web FormData). */
   form?: FormData;
   headers?: Record<string, string>;
@@ -92,8 +98,12 @@ export interface Api {
   request<S extends z.ZodType>(spec: RequestSpec & { schema: S }): Promise<ApiResponse<z.infer<S>>>;
   /** A streaming call; events end at the terminal marker or throw. */
   stream(spec: RequestSpec & { isTerminal?: (event: SseEvent) => boolean }): Promise<SseResponse>;
-  /** A call whose reply may be binary (audio, video) or JSON; the caller looks at contentType. */
-  bytes(spec: RequestSpec & { onBytes?: OnBytes }): Promise<BytesResponse>;
+  /**
+   * A call whose reply may be binary (audio, video) or JSON; the caller looks at contentType.
+   * `onBytes` is told of binary replies only, unless `jsonProgress` asks for JSON ones too (a
+   * long JSON reply that streams in, such as a crawl).
+   */
+  bytes(spec: RequestSpec & { onBytes?: OnBytes; jsonProgress?: boolean }): Promise<BytesResponse>;
 }
 
 export interface ClientOptions {
@@ -118,6 +128,12 @@ interface SentBody {
   bytes: Buffer;
 }
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * The cookie that carries a signed-in session (spec 1 §5 names no cookie): `<word>_session`, the
+ * platform's word like every identifier it names, and what the sandbox reads.
+ */
+export const SESSION_COOKIE = `${PLATFORM_WORD}_session`;
 
 /**
  * One undici Agent with keep-alive for the whole process (connections are shared, credentials
@@ -185,15 +201,15 @@ export class HttpClient {
         }
         return reply;
       },
-      bytes: async ({ onBytes, ...spec }) => {
+      bytes: async ({ onBytes, jsonProgress, ...spec }) => {
         const res = await this.send(spec, scope);
         const requestId = requestIdOf(res.headers);
         const headers = flatHeaders(res.headers);
-        // A JSON reply (a ticket, an audio URL) is small and not what the caller is waiting for.
+        // A JSON reply (a ticket, an audio URL) is usually small and not what the caller is waiting for.
         const binary = !/json/i.test(headers['content-type'] ?? '');
         const data = await readBody(
           async () =>
-            onBytes && binary
+            onBytes && (binary || jsonProgress)
               ? collectBytes(res.body, Number(headers['content-length']) || undefined, onBytes)
               : Buffer.from(await res.body.arrayBuffer()),
           scope.signal,
@@ -326,9 +342,11 @@ export class HttpClient {
       'user-agent': this.options.userAgent,
       accept: 'application/json',
     };
-    if (kind === 'session' && value) headers.cookie = value.includes('=') ? value : `session=${value}`;
+    // A bare session value goes in the platform's session cookie; a full `name=value` pair as given.
+    if (kind === 'session' && value)
+      headers.cookie = value.includes('=') ? value : `${SESSION_COOKIE}=${value}`;
     else if (value) headers.authorization = `Bearer ${value}`;
-    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.body !== undefined || spec.rawBody !== undefined) headers['content-type'] = 'application/json';
     if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
     return { ...headers, ...spec.headers };
   }
@@ -343,6 +361,15 @@ const NOT_REACHED = new Set([
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
+
+/**
+ * False when a failure happened before the request could reach the platform (nothing was received,
+ * nothing charged); true when the platform may have received it (a timeout, a dropped connection).
+ */
+export function mayHaveReached(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return !(typeof cause?.code === 'string' && NOT_REACHED.has(cause.code));
+}
 
 /**
  * What a failed exchange means for the caller. A connection that could not be made is "could not
@@ -395,6 +422,7 @@ async function encodeBody(
     headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
     return Buffer.from(await encoded.arrayBuffer());
   }
+  if (spec.rawBody !== undefined) return spec.rawBody;
   return spec.body === undefined ? undefined : JSON.stringify(spec.body);
 }
 

@@ -147,11 +147,24 @@ export function errorFromResponse(
     upstreamType: parsed?.type,
     param: parsed?.param,
     retryAfterMs: meta.retryAfterMs,
-    details: parsed?.details,
+    details: withChallenge(status, body, parsed?.details),
     fix: fixFor(status, parsed?.code, meta.retryAfterMs),
   };
   const Kind = classify(status);
   return new Kind(message, options);
+}
+
+/**
+ * An accountless quote (spec 1 §7.3) is a 402 whose body has a top-level `payment` object; the
+ * whole body is kept in `details.challenge` for the caller to validate and show (it holds no secret).
+ */
+function withChallenge(
+  status: number,
+  body: unknown,
+  details: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  if (status !== 402 || !body || typeof body !== 'object' || !('payment' in body)) return details;
+  return { ...details, challenge: body };
 }
 
 /** The class (and so the code) for an HTTP status. */

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import type { Toolset } from '../config.js';
+import { resolveToolsets, type Toolset, type ToolsetChoice } from '../config.js';
 import type { AnyTool } from './define-tool.js';
 import { toolListing } from './listing.js';
 
@@ -29,11 +29,22 @@ export function catalogEntry(tool: AnyTool): CatalogEntry {
 
 export class ToolCatalog {
   private readonly loaded = new Map<string, Promise<AnyTool>>();
+  private readonly withTools: ReadonlySet<Toolset>;
 
   constructor(
     readonly entries: readonly CatalogEntry[],
     private readonly loaders: Readonly<Record<string, ToolLoader>>,
-  ) {}
+  ) {
+    this.withTools = new Set(entries.map((entry) => entry.toolset));
+  }
+
+  /** Whether any tool belongs to the toolset. */
+  hasTools = (toolset: Toolset): boolean => this.withTools.has(toolset);
+
+  /** The toolsets a configured choice turns on; without one, the defaults that have tools. */
+  toolsetsFor(choice: ToolsetChoice | undefined): Toolset[] {
+    return resolveToolsets(choice, this.hasTools);
+  }
 
   /** Entries visible under a configuration: toolset on, and in read-only mode nothing that writes or spends. */
   enabled(toolsets: readonly Toolset[], readOnly: boolean): CatalogEntry[] {

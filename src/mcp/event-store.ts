@@ -23,8 +23,8 @@ export class SessionEventStore implements EventStore {
 
   constructor(
     private readonly maxEvents = 1_000,
-    private readonly maxSize = 8 * 1_048_576,
-    private readonly graceMs = 30_000,
+    private readonly maxSize = 2 * 1_048_576,
+    private readonly graceMs = 10_000,
     private readonly now: () => number = Date.now,
   ) {}
 

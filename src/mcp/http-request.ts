@@ -3,7 +3,7 @@
  * against DNS rebinding, the capped JSON body, and JSON replies.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ConfigSchema, type Toolset } from '../config.js';
+import { ALL_TOOLSETS, ConfigSchema, type Toolset } from '../config.js';
 import type { Target } from '../context.js';
 import type { Credential } from '../credentials.js';
 
@@ -44,9 +44,8 @@ export function originAllowed(origin: string | undefined, port: number): boolean
 export function parseToolsets(value: string | null): Toolset[] | undefined | Error {
   if (value === null) return undefined;
   const parsed = ConfigSchema.shape.toolsets.safeParse(value);
-  return parsed.success
-    ? parsed.data
-    : new Error(parsed.error.issues.map((issue) => issue.message).join('; '));
+  if (!parsed.success) return new Error(parsed.error.issues.map((issue) => issue.message).join('; '));
+  return parsed.data === 'all' ? [...ALL_TOOLSETS] : parsed.data;
 }
 
 export function header(req: IncomingMessage, name: string): string | undefined {

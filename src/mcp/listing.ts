@@ -42,8 +42,8 @@ function leanSchema(schema: z.ZodType): Record<string, unknown> {
 }
 
 /**
- * Drops what costs tokens and tells a client nothing: `additionalProperties` (false or `{}`) and
- * the safe-integer bounds zod adds to every integer. The tool still validates its arguments itself.
+ * Drops what costs tokens and tells a client nothing: `additionalProperties` (false or `{}`), the
+ * safe-integer bounds zod adds to every integer, a record's string `propertyNames`, empty `items`. The tool still validates its arguments itself.
  */
 function strip(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(strip);
@@ -53,6 +53,9 @@ function strip(value: unknown): unknown {
     if (key === 'additionalProperties' && (entry === false || isEmptyObject(entry))) continue;
     if ((key === 'maximum' || key === 'minimum') && Math.abs(Number(entry)) === Number.MAX_SAFE_INTEGER)
       continue;
+    // A record's keys are strings by JSON's own rules, and `items: {}` allows anything anyway.
+    if (key === 'propertyNames' && isStringType(entry)) continue;
+    if (key === 'items' && isEmptyObject(entry)) continue;
     out[key] = strip(entry);
   }
   return out;
@@ -75,13 +78,17 @@ const CONSTRAINTS = new Set([
   'pattern',
   'format',
 ]);
-function shapeOnly(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(shapeOnly);
+function shapeOnly(value: unknown, nested = false): unknown {
+  if (Array.isArray(value)) return value.map((item) => shapeOnly(item, true));
   if (!value || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [key, entry] of Object.entries(value)) {
+  const record = value as Record<string, unknown>;
+  for (const [key, entry] of Object.entries(record)) {
     if (CONSTRAINTS.has(key)) continue;
-    out[key] = key === 'properties' ? mapValues(entry, shapeOnly) : shapeOnly(entry);
+    // Below the top, `properties` already says it is an object.
+    if (nested && key === 'type' && entry === 'object' && record.properties) continue;
+    out[key] =
+      key === 'properties' ? mapValues(entry, (item) => shapeOnly(item, true)) : shapeOnly(entry, true);
   }
   return out;
 }
@@ -89,6 +96,10 @@ function shapeOnly(value: unknown): unknown {
 function mapValues(value: unknown, fn: (entry: unknown) => unknown): unknown {
   if (!value || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fn(v)]));
+}
+
+function isStringType(value: unknown): boolean {
+  return JSON.stringify(value) === '{"type":"string"}';
 }
 
 function isEmptyObject(value: unknown): boolean {

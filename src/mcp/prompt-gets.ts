@@ -12,9 +12,8 @@ import type { CatalogEntry } from './catalog.js';
 import { type AnyPrompt, describeArgument, enumValues, type PromptContext } from './define-prompt.js';
 
 /**
- * The prompts one connection offers: each prompt whose tools this connection lists. A tool the
- * build does not have at all is not a reason to hide (the meta-test fails on that instead); a tool
- * switched off here (its toolset, or `--read-only`) is.
+ * The prompts one connection offers: each prompt whose tools this connection lists, so a toolset
+ * switched off, or `--read-only`, hides the prompts that need its tools.
  */
 export class PromptOffer {
   private offered?: Map<string, AnyPrompt>;
@@ -23,7 +22,6 @@ export class PromptOffer {
   /** Built per connection or per request; the work waits for the first prompt request. */
   constructor(
     private readonly prompts: readonly AnyPrompt[],
-    private readonly catalog: readonly CatalogEntry[],
     private readonly connection: Omit<PromptContext, 'tools'> & { listed: readonly CatalogEntry[] },
   ) {}
 
@@ -65,9 +63,7 @@ export class PromptOffer {
   }
 
   private missing(prompt: AnyPrompt): string[] {
-    return prompt.tools.filter(
-      (tool) => !this.context.tools.has(tool) && this.catalog.some((entry) => entry.name === tool),
-    );
+    return prompt.tools.filter((tool) => !this.context.tools.has(tool));
   }
 }
 

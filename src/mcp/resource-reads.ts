@@ -1,6 +1,7 @@
 import {
   ProtocolError,
   ProtocolErrorCode,
+  ResourceNotFoundError,
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
@@ -62,8 +63,9 @@ export function registerResources(deps: ResourceDeps): void {
         );
       }
     }
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
+    // -32602 with the URI in `data`, as the 2026-07-28 revision asks (and 2025 clients accept).
+    throw new ResourceNotFoundError(
+      uri,
       `Unknown resource ${uri}; list resource templates to see what exists.`,
     );
   });

@@ -81,7 +81,7 @@ export function createMcpServer(deps: ServerDeps): Server {
   );
   const redactor = createRedactor(deps.secrets);
   const stderrLog = createLogger(deps.config.logLevel, undefined, redactor);
-  const toolsets = deps.toolsets ?? deps.config.toolsets;
+  const toolsets = deps.toolsets ?? deps.tools.toolsetsFor(deps.config.toolsets);
   const listed = deps.tools.enabled(toolsets, deps.config.readOnly);
   const files = createFiles(deps.files, {
     trust: deps.trust,
@@ -144,7 +144,7 @@ export function createMcpServer(deps: ServerDeps): Server {
     contextFor: (ctx) => contextFor(ctx),
     log: stderrLog,
   });
-  const offer = new PromptOffer(deps.prompts, deps.tools.entries, {
+  const offer = new PromptOffer(deps.prompts, {
     listed,
     toolsets,
     readOnly: deps.config.readOnly,

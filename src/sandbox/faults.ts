@@ -27,6 +27,11 @@ export const FaultSpec = z.strictObject({
   cutStreamAfterEvents: z.number().int().min(0).optional(),
   /** SSE: send this many frames, then the format's mid-stream error and `[DONE]`. */
   streamErrorAfterEvents: z.number().int().min(0).optional(),
+  /**
+   * The route runs (whatever it does happens), then the connection is cut before its reply: a reply
+   * lost on the way back, which only an idempotent retry can recover.
+   */
+  dropReply: z.boolean().optional(),
   /** 200 with a body that is not valid JSON (or a broken SSE frame for stream requests). */
   malformedBody: z.boolean().optional(),
   /** Text routes leave usage out (no usage chunk even when asked; no `usage` field), keeping the pricing object. */

@@ -1,3 +1,4 @@
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context, MiddlewareHandler } from 'hono';
 import { CONTROL_PREFIX } from './constants.js';
 import { SandboxError } from './errors.js';
@@ -94,6 +95,12 @@ export function faultInjector(ctx: SandboxContext): Handler {
       return c.body(MALFORMED_JSON, 200, { 'Content-Type': 'application/json' });
     }
     if (fault.status !== undefined) return faultReply(c, ctx, fault);
+    if (fault.dropReply) {
+      await next();
+      c.env?.outgoing?.socket?.destroy();
+      c.res = RESPONSE_ALREADY_SENT;
+      return;
+    }
     return next();
   };
 }

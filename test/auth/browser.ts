@@ -10,6 +10,15 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Browser tests skip on a machine without Chromium, but never in CI, where a missing browser must fail. */
 export const skipBrowserTests = !existsSync(CHROMIUM) && !process.env.CI;
 
+// A skip says why and how to enable the tests, once in each test file that skips them.
+if (skipBrowserTests) {
+  console.warn(
+    `Sign-in browser tests skipped: no Chromium at ${CHROMIUM}. To run them, install Chromium ` +
+      '(Debian/Ubuntu: sudo apt-get install chromium) or set CHROMIUM_PATH to a Chromium or Chrome ' +
+      'binary. With CI=true a missing browser fails the run instead.',
+  );
+}
+
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,

@@ -85,3 +85,14 @@ describe('model resources', () => {
     );
   });
 });
+
+describe('resource reads', () => {
+  it('answers a URI no resource serves with -32602 and the URI in the error data', async () => {
+    const uri = 'orbit://nothing/here';
+    const error = await h.client.readResource({ uri }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: -32602, data: { uri } });
+  });
+});

@@ -9,7 +9,8 @@ import type { CapturedExchange } from '../../src/http/capture.js';
 import { type Api, HttpClient } from '../../src/http/client.js';
 import { createLogger } from '../../src/log.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { isMessagesTerminal, isResponsesTerminal } from '../../tools/text/formats.js';
+import { isMessagesTerminal } from '../../tools/text/reply-messages.js';
+import { isResponsesTerminal } from '../../tools/text/reply-responses.js';
 
 export interface VerifyContext {
   api: Api;

@@ -15,12 +15,6 @@ import type { AnyPrompt, PromptContext } from '../../src/mcp/define-prompt.js';
 import { parsePromptArguments } from '../../src/mcp/prompt-gets.js';
 import { toolCatalog } from '../../tools/index.js';
 
-/**
- * Tools another branch adds, named by a prompt before they reach this one. Each entry must be
- * absent from the catalog: once the tool is merged, delete its line here so its arguments are checked.
- */
-const NOT_YET_MERGED = new Set(['usage_get']);
-
 /** Every prompt rendered with only its required arguments, and with every argument given. */
 const SAMPLES: Record<string, Record<string, string>[]> = {
   compare_models: [
@@ -121,7 +115,6 @@ describe('prompt registry', () => {
         for (const { tool, args } of callsIn(text)) {
           called.add(tool);
           expect(prompt.tools, `${prompt.name} declares ${tool}`).toContain(tool);
-          if (NOT_YET_MERGED.has(tool)) continue;
           expect(catalog.has(tool), `${prompt.name} calls ${tool}, which is not in the catalog`).toBe(true);
           const module = await toolCatalog.load(tool);
           expect(
@@ -131,17 +124,11 @@ describe('prompt registry', () => {
         }
         // Tools named without a call (a tour) are real too.
         for (const [, name] of text.matchAll(/`([a-z][a-z0-9]*_[a-z0-9_]+|chat|transcribe|embed)`/g)) {
-          expect(catalog.has(name!) || NOT_YET_MERGED.has(name!), `${prompt.name} names ${name}`).toBe(true);
+          expect(catalog.has(name!), `${prompt.name} names ${name}`).toBe(true);
         }
       }
       // No declared tool goes unused: a stale one would hide the prompt for nothing.
       expect([...called].sort(), prompt.name).toEqual([...prompt.tools].sort());
-    }
-  });
-
-  it('waits for no tool that has since been merged', () => {
-    for (const tool of NOT_YET_MERGED) {
-      expect(catalog.has(tool), `${tool} is in the catalog now: delete it from NOT_YET_MERGED`).toBe(false);
     }
   });
 

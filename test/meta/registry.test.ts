@@ -3,8 +3,14 @@ import { join } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { resources } from '../../resources/index.js';
-import { manifestFor, replaceBlock, toolTable } from '../../scripts/docs.js';
-import { DEFAULT_TOOLSETS, TOOLSETS, type Toolset } from '../../src/config.js';
+import {
+  areasShipped,
+  manifestFor,
+  packageDescription,
+  replaceBlock,
+  toolTable,
+} from '../../scripts/docs.js';
+import { TOOLSETS, type Toolset } from '../../src/config.js';
 import { catalogEntry } from '../../src/mcp/catalog.js';
 import { toolListing } from '../../src/mcp/listing.js';
 import { toolCatalog } from '../../tools/index.js';
@@ -72,7 +78,8 @@ describe('tool registry', () => {
         const operation = toolListing(tool).inputSchema.properties?.operation as
           | { enum?: string[] }
           | undefined;
-        expect(operation?.enum?.sort(), tool.name).toEqual(Object.keys(tool.operations).sort());
+        // Sorted copies: the listing is cached, and sorting it in place would change what tools/list sends.
+        expect([...(operation?.enum ?? [])].sort(), tool.name).toEqual(Object.keys(tool.operations).sort());
       }
     }
   });
@@ -86,7 +93,7 @@ describe('tool registry', () => {
   });
 
   it('spends under 200 tokens per tool in tools/list, output schemas included', () => {
-    for (const toolsets of [DEFAULT_TOOLSETS, Object.keys(TOOLSETS) as Toolset[]]) {
+    for (const toolsets of [toolCatalog.toolsetsFor(undefined), Object.keys(TOOLSETS) as Toolset[]]) {
       const { tokens, count } = listTokens(toolsets);
       expect(tokens / count).toBeLessThan(200);
     }
@@ -94,6 +101,18 @@ describe('tool registry', () => {
 
   it('keeps the whole catalogue, every toolset on, within 7,000 tokens', () => {
     expect(listTokens(Object.keys(TOOLSETS) as Toolset[]).tokens).toBeLessThanOrEqual(7_000);
+  });
+
+  it('makes no toolset without tools a default', () => {
+    const defaults = toolCatalog.toolsetsFor(undefined);
+    expect(defaults.length).toBeGreaterThan(0);
+    for (const toolset of defaults) {
+      expect(TOOLSETS[toolset], toolset).toBe(true);
+      expect(
+        tools.some((tool) => tool.toolset === toolset),
+        toolset,
+      ).toBe(true);
+    }
   });
 
   it('hides every tool that writes or spends in read-only mode', () => {
@@ -123,5 +142,13 @@ describe('generated documents', () => {
   it('the README tool table matches the registry', () => {
     const readme = readFileSync('README.md', 'utf8');
     expect(replaceBlock(readme, 'tools', toolTable(tools))).toBe(readme);
+  });
+
+  it('the package description and the README claim the areas that ship, and only those', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+    expect(pkg.description).toBe(packageDescription(tools));
+    const readme = readFileSync('README.md', 'utf8');
+    expect(replaceBlock(readme, 'areas', areasShipped(tools), true)).toBe(readme);
+    expect(packageDescription(tools)).toContain('chat with any model');
   });
 });

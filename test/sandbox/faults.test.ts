@@ -46,6 +46,15 @@ describe('sandbox fault injection', () => {
     expect((await post(sandbox(), '/api/v1/chat/completions', chatBody())).status).toBe(500);
   });
 
+  it('runs the route and then cuts the connection when dropReply is set', async () => {
+    sandbox().faults.add({ dropReply: true, match: { method: 'POST', path: '/api/v1/chat/completions' } });
+    sandbox().clearRequests();
+    await expect(post(sandbox(), '/api/v1/chat/completions', chatBody())).rejects.toThrow();
+    // The request was served (a chat is charged), only its reply was lost.
+    expect(sandbox().requests.at(-1)).toMatchObject({ path: '/api/v1/chat/completions', status: 200 });
+    expect((await post(sandbox(), '/api/v1/chat/completions', chatBody())).status).toBe(200);
+  });
+
   it('replies 200 with a body that is not JSON when malformedBody is set', async () => {
     sandbox().faults.add({ malformedBody: true });
     const res = await fetch(`${sandbox().url}/api/v1/models`);

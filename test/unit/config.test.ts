@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_TOOLSETS, loadConfig, TOOLSETS } from '../../src/config.js';
+import {
+  ConfigError,
+  emptyToolsetsWarning,
+  loadConfig,
+  resolveToolsets,
+  TOOLSETS,
+  type Toolset,
+} from '../../src/config.js';
 
 /** Runs loadConfig and returns the ConfigError message, failing when it does not throw one. */
 function configError(...args: Parameters<typeof loadConfig>): string {
@@ -15,27 +22,12 @@ function configError(...args: Parameters<typeof loadConfig>): string {
 describe('loadConfig', () => {
   it('uses defaults when nothing is set', () => {
     expect(loadConfig({}, {})).toEqual({
-      toolsets: DEFAULT_TOOLSETS,
       readOnly: false,
       allowDirs: [],
       timeoutMs: 120_000,
       maxRetries: 2,
       logLevel: 'info',
     });
-  });
-
-  it('turns on only the default toolsets', () => {
-    expect(DEFAULT_TOOLSETS).toEqual([
-      'models',
-      'text',
-      'search',
-      'data',
-      'media',
-      'embeddings',
-      'account',
-      'verify',
-    ]);
-    expect(DEFAULT_TOOLSETS).not.toContain('keys');
   });
 
   it('reads every setting from the environment', () => {
@@ -97,9 +89,9 @@ describe('loadConfig', () => {
     expect(loadConfig({}, { ORBIT_BASE_URL: '' }).baseUrl).toBeUndefined();
   });
 
-  it('enables every toolset for all', () => {
-    expect(loadConfig({}, { ORBIT_TOOLSETS: 'all' }).toolsets).toEqual(Object.keys(TOOLSETS));
-    expect(loadConfig({ toolsets: 'models,all' }, {}).toolsets).toEqual(Object.keys(TOOLSETS));
+  it('reads all, alone or in a list, as every toolset', () => {
+    expect(loadConfig({}, { ORBIT_TOOLSETS: 'all' }).toolsets).toBe('all');
+    expect(loadConfig({ toolsets: 'models,all' }, {}).toolsets).toBe('all');
   });
 
   it.each([
@@ -167,5 +159,42 @@ describe('loadConfig', () => {
     expect(message).toContain('--log-level');
     expect(message).toContain('ORBIT_BASE_URL');
     expect(message).toContain('ORBIT_TIMEOUT_MS');
+  });
+});
+
+describe('toolsets', () => {
+  /** A catalog in which only these toolsets have tools. */
+  const withTools =
+    (...names: Toolset[]) =>
+    (toolset: Toolset) =>
+      names.includes(toolset);
+
+  it('turns on, by default, the toolsets marked on that have tools', () => {
+    expect(resolveToolsets(undefined, withTools('models', 'data', 'keys', 'verify'))).toEqual([
+      'models',
+      'data',
+      'verify',
+    ]);
+    expect(resolveToolsets(undefined, () => false)).toEqual([]);
+  });
+
+  it('turns on exactly what is named, and every toolset for all', () => {
+    expect(resolveToolsets(['keys', 'payments'], withTools('models'))).toEqual(['keys', 'payments']);
+    expect(resolveToolsets('all', withTools('models'))).toEqual(Object.keys(TOOLSETS));
+  });
+
+  it('warns when named toolsets have no tools, and says which toolsets have', () => {
+    expect(emptyToolsetsWarning(['models', 'payments'], withTools('models', 'text'))).toBe(
+      'Toolset "payments" has no tools in this version, so it adds nothing. Toolsets with tools: models, text.',
+    );
+    expect(emptyToolsetsWarning(['data', 'payments'], withTools('models'))).toMatch(
+      /^Toolsets "data", "payments" have no tools in this version, so they add nothing\./,
+    );
+  });
+
+  it('does not warn for toolsets with tools, the defaults, or all', () => {
+    expect(emptyToolsetsWarning(['models'], withTools('models'))).toBeUndefined();
+    expect(emptyToolsetsWarning(undefined, withTools('models'))).toBeUndefined();
+    expect(emptyToolsetsWarning('all', withTools('models'))).toBeUndefined();
   });
 });

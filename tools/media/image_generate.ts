@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { LIMITS, readMediaInput } from '../../src/files/input.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
-import { checkParameters, ImageReply, ImagesOut, imageModel, imagesText, saveImages } from './images.js';
+import { checkParameters, ImagesOut, imageModel, imagesText, postImages, saveImages } from './images.js';
 import { filesContent } from './shared.js';
 
 /** Older fields the image API refuses next to `input_references` (spec 2 §4.4a). */
@@ -64,11 +64,11 @@ export default defineTool({
       references.push(input.kind === 'url' ? input.url : input.dataUrl);
     }
     ctx.progress.report(`generating ${args.n ?? 1} image${(args.n ?? 1) > 1 ? 's' : ''} with ${id}`);
-    const { data, requestId } = await ctx.api.request({
-      method: 'POST',
-      path: '/api/v1/images',
-      body: { model: id, prompt, ...params, ...(references.length ? { input_references: references } : {}) },
-      schema: ImageReply,
+    const { data, requestId } = await postImages(ctx, {
+      model: id,
+      prompt,
+      ...params,
+      ...(references.length ? { input_references: references } : {}),
     });
     return {
       model: id,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
+import { routeMissing } from '../../src/http/fallback.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { download, FileOut, saveBytes, whereSaved } from './shared.js';
 
@@ -31,13 +32,7 @@ export async function imageModel(ctx: ToolContext, id: string): Promise<ImageMod
   const hit = cache.get(ctx.api.baseUrl);
   let models = hit && Date.now() - hit.at < CACHE_MS ? hit.models : undefined;
   if (!models) {
-    const { data } = await ctx.api.request({
-      method: 'GET',
-      path: '/api/v1/images/models',
-      credential: 'none',
-      schema: z.looseObject({ data: z.array(ImageModel) }),
-    });
-    models = data.data;
+    models = await listImageModels(ctx);
     cache.set(ctx.api.baseUrl, { at: Date.now(), models });
   }
   const model = models.find((m) => m.id === id);
@@ -50,9 +45,57 @@ export async function imageModel(ctx: ToolContext, id: string): Promise<ImageMod
   return model;
 }
 
+/**
+ * The image API's catalog, or where it is absent (404) the older catalog `/api/v1/image-models`
+ * (spec 2 §4.4), whose records carry no `supported_parameters`: then the platform checks them.
+ */
+async function listImageModels(ctx: ToolContext): Promise<ImageModel[]> {
+  const list = (path: string) =>
+    ctx.api.request({
+      method: 'GET',
+      path,
+      credential: 'none',
+      schema: z.looseObject({ data: z.array(ImageModel) }),
+    });
+  try {
+    return (await list('/api/v1/images/models')).data.data;
+  } catch (error) {
+    if (!routeMissing(error)) throw error;
+    ctx.progress.report('the image API catalog answered 404; using /api/v1/image-models');
+    return (await list('/api/v1/image-models')).data.data;
+  }
+}
+
+/**
+ * Generation on the image API (`POST /api/v1/images`), or where it answers 404 on the compatible
+ * routes in turn (spec 2 §4.4a), which take the older field for reference images (§9).
+ */
+export async function postImages(ctx: ToolContext, body: Record<string, unknown>) {
+  const { input_references: refs, ...rest } = body;
+  const legacyBody = Array.isArray(refs) && refs.length > 0 ? { ...rest, imageDataUrls: refs } : rest;
+  const routes = [
+    ['/api/v1/images', body],
+    ['/api/v1/images/generations', legacyBody],
+    ['/v1/images/generations', legacyBody],
+  ] as const;
+  let missing: unknown;
+  for (const [path, sent] of routes) {
+    if (missing) ctx.progress.report(`the image route answered 404; trying ${path}`);
+    try {
+      return await ctx.api.request({ method: 'POST', path, body: sent, schema: ImageReply });
+    } catch (error) {
+      if (!routeMissing(error)) throw error;
+      missing = error;
+    }
+  }
+  throw missing;
+}
+
 /** Refuses a value the model's record does not allow, naming what it does allow. */
 export function checkParameters(model: ImageModel, given: Record<string, unknown>): void {
-  const rules = model.supported_parameters ?? {};
+  // A record without rules (the older catalog) leaves the checking to the platform.
+  if (!model.supported_parameters) return;
+  const rules = model.supported_parameters;
   for (const [name, value] of Object.entries(given)) {
     if (value === undefined) continue;
     const parsed = Rule.safeParse(rules[name]);

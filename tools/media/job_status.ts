@@ -2,37 +2,53 @@ import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { MaxWait } from '../../src/jobs/follow.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { answerText } from '../text/reply.js';
+import { awaitResponse, RESPONSE_KIND } from '../text/stored.js';
 import { audioText, awaitSpeech } from './audio.js';
 import { filesContent } from './shared.js';
 import { awaitTranscript, finish, TranscriptOut, transcriptText } from './transcription.js';
 
-/** Speech or transcription: a job of either kind, in one shape (status: completed or pending). */
+const KINDS = ['speech', 'transcription', RESPONSE_KIND] as const;
+
+/**
+ * Speech, transcription, or a stored chat response (background or not: reading one is free), in
+ * one shape (status: completed or pending). A response's tool calls are lines of its `text`
+ * (id, name, arguments), which keeps this shared schema small.
+ */
 const Output = TranscriptOut.extend({
   status: z.string(),
-  kind: z.enum(['speech', 'transcription']),
+  kind: z.enum(KINDS),
 });
 
 export default defineTool({
   name: 'job_status',
-  title: 'Speech or transcription job status',
+  title: 'Job status',
   description:
-    'State of a speech_generate or transcribe run_id; waits up to max_wait_s, then saves the result. Free. (Videos: video_status.)',
+    'State of a speech_generate, transcribe or chat response run_id; waits up to max_wait_s, then saves the result. Free. (Videos: video_status.)',
   toolset: 'media',
   credential: 'api_key',
   nature: 'read',
   input: z.object({
     run_id: z.string(),
-    kind: z
-      .enum(['speech', 'transcription'])
-      .optional()
-      .describe('needed for jobs this server did not start'),
-    model: z.string().optional().describe('speech model, when not known'),
+    kind: z.enum(KINDS).optional().describe('if not started here'),
+    model: z.string().optional(),
     max_wait_s: MaxWait,
   }),
   output: Output,
   async run(args, ctx) {
     const known = ctx.jobs.get(args.run_id);
     const kind = args.kind ?? known?.kind;
+    if (kind === RESPONSE_KIND) {
+      const r = await awaitResponse(ctx, args.run_id, args.max_wait_s, known?.model);
+      return {
+        kind: RESPONSE_KIND,
+        status: r.next ? 'pending' : 'completed',
+        text: answerText(r),
+        ...(r.cost ? { cost: r.cost.amount } : {}),
+        run_id: args.run_id,
+        ...(r.next ? { next: r.next } : {}),
+      };
+    }
     if (kind === 'speech') {
       const model = args.model ?? known?.model;
       return { kind: 'speech' as const, ...(await awaitSpeech(ctx, args.run_id, model, args.max_wait_s)) };
@@ -53,13 +69,20 @@ export default defineTool({
     throw new InputError(`No speech or transcription job "${args.run_id}" is known to this server.`, {
       fix: known
         ? `That is a ${known.kind} job: call ${known.next}.`
-        : 'Pass kind: "speech" for a speech job started elsewhere.',
+        : 'Pass kind: "speech" for a speech job started elsewhere, or "response" for a stored chat response.',
       param: 'run_id',
     });
   },
   text: (r) =>
     r.kind === 'speech'
       ? audioText(r)
-      : transcriptText({ ...r, status: r.status === 'pending' ? 'pending' : 'completed' }),
+      : r.kind === RESPONSE_KIND
+        ? responseText(r)
+        : transcriptText({ ...r, status: r.status === 'pending' ? 'pending' : 'completed' }),
   content: (r) => filesContent([r]),
 });
+
+function responseText(r: z.infer<typeof Output>): string {
+  if (r.next) return `Response ${r.run_id} is still running. Next: call ${r.next}.`;
+  return `${r.text ?? ''}\n[response ${r.run_id}${r.cost !== undefined ? ` · ${r.cost} USD` : ''}]`;
+}

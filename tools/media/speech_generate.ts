@@ -16,11 +16,8 @@ export default defineTool({
     model: z.string().optional().describe('models_list kind=audio'),
     voice: z.string().optional(),
     format: z.enum(['mp3', 'wav', 'opus', 'flac']).optional(),
-    options: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe('speed, instructions; premium voices: stability, similarity_boost, style'),
-    stream: z.boolean().default(false).describe('stream if the model can'),
+    options: z.record(z.string(), z.unknown()).optional().describe('other model fields (speed, style...)'),
+    stream: z.boolean().default(false),
     max_wait_s: MaxWait,
   }),
   output: AudioOut,

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
-import { LIMITS, readMediaInput } from '../../src/files/input.js';
+import { LIMITS, type MediaInput, readMediaInput } from '../../src/files/input.js';
+import { routeMissing } from '../../src/http/fallback.js';
 import { MaxWait } from '../../src/jobs/follow.js';
-import { defineTool } from '../../src/mcp/define-tool.js';
+import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
 import { filesContent } from './shared.js';
 import { awaitTranscript, finish, TranscribeReply, TranscriptOut, transcriptText } from './transcription.js';
+import { transcribeCommon } from './transcription-common.js';
 
 export default defineTool({
   name: 'transcribe',
@@ -33,41 +35,19 @@ export default defineTool({
       language: args.language,
       diarize: args.diarize,
     };
+    const audio: MediaInput = args.url
+      ? { kind: 'url', url: args.url }
+      : await readMediaInput(args.file ?? '', ctx.files, {
+          maxBytes: LIMITS.transcriptionUpload,
+          purpose: 'transcription',
+          argument: 'file',
+        });
     let res: { data: TranscribeReply; status: number };
-    if (args.url) {
-      ctx.progress.report('sending the audio URL');
-      res = await ctx.api.request({
-        method: 'POST',
-        path: '/api/transcribe',
-        body: { audioUrl: args.url, ...fields },
-        schema: TranscribeReply,
-      });
-    } else {
-      const input = await readMediaInput(args.file ?? '', ctx.files, {
-        maxBytes: LIMITS.transcriptionUpload,
-        purpose: 'transcription',
-        argument: 'file',
-      });
-      if (input.kind === 'url') {
-        res = await ctx.api.request({
-          method: 'POST',
-          path: '/api/transcribe',
-          body: { audioUrl: input.url, ...fields },
-          schema: TranscribeReply,
-        });
-      } else {
-        const form = new FormData();
-        form.set('audio', new Blob([new Uint8Array(input.data)], { type: input.mimeType }), input.name);
-        for (const [key, value] of Object.entries(fields))
-          if (value !== undefined) form.set(key, String(value));
-        ctx.progress.report(`uploading ${input.name} (${input.data.length} bytes)`);
-        res = await ctx.api.request({
-          method: 'POST',
-          path: '/api/transcribe',
-          form,
-          schema: TranscribeReply,
-        });
-      }
+    try {
+      res = await submit(ctx, audio, fields);
+    } catch (error) {
+      if (!routeMissing(error)) throw error;
+      return finish(ctx, { done: await transcribeCommon(ctx, audio, fields) });
     }
     if (res.status === 202 && res.data.runId) {
       const { runId } = res.data;
@@ -102,3 +82,25 @@ export default defineTool({
   text: transcriptText,
   content: (r) => filesContent([r]),
 });
+
+/** `POST /api/transcribe`: JSON with `audioUrl`, or multipart with the file as `audio`. */
+function submit(
+  ctx: ToolContext,
+  audio: MediaInput,
+  fields: Record<string, string | boolean | undefined>,
+): Promise<{ data: TranscribeReply; status: number }> {
+  if (audio.kind === 'url') {
+    ctx.progress.report('sending the audio URL');
+    return ctx.api.request({
+      method: 'POST',
+      path: '/api/transcribe',
+      body: { audioUrl: audio.url, ...fields },
+      schema: TranscribeReply,
+    });
+  }
+  const form = new FormData();
+  form.set('audio', new Blob([new Uint8Array(audio.data)], { type: audio.mimeType }), audio.name);
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) form.set(key, String(value));
+  ctx.progress.report(`uploading ${audio.name} (${audio.data.length} bytes)`);
+  return ctx.api.request({ method: 'POST', path: '/api/transcribe', form, schema: TranscribeReply });
+}

@@ -3,11 +3,20 @@ import { UpstreamInvalidError } from '../../src/errors.js';
 import { followJob, jobDone, jobFailed, nextCall } from '../../src/jobs/follow.js';
 import { type Step, seconds } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
-import { download, FileFields, type FileOut, optionalNumber, saveBytes, whereSaved } from './shared.js';
+import { FileFields, whereSaved } from './shared.js';
+import {
+  type Accepted,
+  fetchVideoStatus,
+  saveVideo,
+  type VideoRoutes,
+  type VideoState,
+} from './video-routes.js';
+
+export { submitVideo } from './video-routes.js';
 
 /**
- * Video jobs: the accepted reply (spec 2 §2.4), both status shapes of GAPS.md normalized to the
- * spec's status words, readable progress, and the one waiting machine.
+ * Video jobs: the run recorded as soon as it is accepted, readable progress, the wait through the
+ * one waiting machine, and the result. The routes and their replies are in video-routes.ts.
  */
 export const VideoOut = z.object({
   run_id: z.string(),
@@ -18,83 +27,6 @@ export const VideoOut = z.object({
   next: z.string().optional(),
 });
 export type VideoOut = z.infer<typeof VideoOut>;
-
-export const Accepted = z.looseObject({
-  runId: z.string().optional(),
-  id: z.string().optional(),
-  requestId: z.string().optional(),
-  status: z.string().optional(),
-  model: z.string().optional(),
-  cost: z.number().optional(),
-  paymentSource: z.string().optional(),
-  remainingBalance: z.number().optional(),
-  prechargeLabel: z.string().optional(),
-});
-
-const Status = z.looseObject({
-  status: z.string().optional(),
-  progress: z.number().nullish(),
-  estimatedTimeRemaining: z.number().nullish(),
-  videoUrl: z.string().nullish(),
-  error: z.string().nullish(),
-  model: z.string().optional(),
-  data: z
-    .looseObject({
-      status: z.string(),
-      output: z.looseObject({ video: z.looseObject({ url: z.string() }).optional() }).nullish(),
-      cost: z.number().nullish(),
-      error: z.string().nullish(),
-      userFriendlyError: z.string().nullish(),
-      queuePosition: z.number().nullish(),
-    })
-    .optional(),
-});
-
-export interface VideoState {
-  status: 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'CANCELED' | 'UNKNOWN';
-  videoUrl?: string;
-  finalCost?: number;
-  error?: string;
-  queuePosition?: number;
-  percent?: number;
-  etaSeconds?: number;
-}
-
-const FLAT: Record<string, VideoState['status']> = {
-  queued: 'IN_QUEUE',
-  pending: 'IN_QUEUE',
-  processing: 'IN_PROGRESS',
-  completed: 'COMPLETED',
-  failed: 'FAILED',
-  cancelled: 'CANCELED',
-  canceled: 'CANCELED',
-};
-const KNOWN = new Set(['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED', 'FAILED', 'CANCELED']);
-
-/** Either reply shape (nested `data.status` or flat `status`), to the spec's status words. */
-export function readVideoStatus(reply: z.infer<typeof Status>): VideoState {
-  if (reply.data) {
-    const d = reply.data;
-    const word = d.status.toUpperCase();
-    return {
-      status: KNOWN.has(word) ? (word as VideoState['status']) : (FLAT[d.status.toLowerCase()] ?? 'UNKNOWN'),
-      videoUrl: d.output?.video?.url,
-      finalCost: optionalNumber(d.cost),
-      error: d.userFriendlyError ?? d.error ?? undefined,
-      queuePosition: optionalNumber(d.queuePosition),
-    };
-  }
-  const word = reply.status ?? 'unknown';
-  return {
-    status: KNOWN.has(word.toUpperCase())
-      ? (word.toUpperCase() as VideoState['status'])
-      : (FLAT[word.toLowerCase()] ?? 'UNKNOWN'),
-    videoUrl: reply.videoUrl ?? undefined,
-    error: reply.error ?? undefined,
-    percent: optionalNumber(reply.progress),
-    etaSeconds: optionalNumber(reply.estimatedTimeRemaining),
-  };
-}
 
 /** The line a person reads while waiting. */
 export function describeVideo(state: VideoState, elapsedMs?: number): { message: string; fraction?: number } {
@@ -116,16 +48,6 @@ export function describeVideo(state: VideoState, elapsedMs?: number): { message:
     };
   }
   return { message: 'status unknown; still checking' };
-}
-
-export async function fetchVideoStatus(ctx: ToolContext, runId: string) {
-  const res = await ctx.api.request({
-    method: 'GET',
-    path: '/api/video/status',
-    query: { requestId: runId },
-    schema: Status,
-  });
-  return { state: readVideoStatus(res.data), hintMs: res.retryAfterMs, model: res.data.model };
 }
 
 interface Known {
@@ -173,6 +95,7 @@ export async function awaitVideo(
   const cost = costOf({ estimate, balance: known.balance });
   const next = nextCall('video_status', known.runId);
   const started = Date.now();
+  const routes: VideoRoutes = { older: false };
   const outcome = await followJob<VideoState>(ctx, {
     id: known.runId,
     kind: 'video',
@@ -181,7 +104,7 @@ export async function awaitVideo(
     maxWaitS: options.maxWaitS,
     startMessage: `video ${known.runId} submitted; waiting for it`,
     poll: async (): Promise<Step<VideoState>> => {
-      const { state, hintMs } = await fetchVideoStatus(ctx, known.runId);
+      const { state, hintMs } = await fetchVideoStatus(ctx, known.runId, routes, known.model);
       if (state.status === 'COMPLETED' || state.status === 'FAILED' || state.status === 'CANCELED')
         return { done: true, value: state };
       const { message, fraction } = describeVideo(state, Date.now() - started);
@@ -215,7 +138,7 @@ export async function awaitVideo(
       },
     );
   }
-  const file = state.videoUrl && options.download ? await saveVideo(ctx, state.videoUrl) : undefined;
+  const file = options.download ? await saveVideo(ctx, known.runId, state.videoUrl, routes) : undefined;
   const finalCost = state.finalCost ?? estimate;
   const out: VideoOut = {
     run_id: known.runId,
@@ -233,11 +156,6 @@ export async function awaitVideo(
     result: { video_url: state.videoUrl, ...file },
   });
   return out;
-}
-
-async function saveVideo(ctx: ToolContext, url: string): Promise<FileOut> {
-  const { data, contentType } = await download(ctx, url, 'the video');
-  return saveBytes(ctx, data, contentType);
 }
 
 /** Text for video results: the state, where the video is, and what it cost. */

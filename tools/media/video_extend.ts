@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MaxWait } from '../../src/jobs/follow.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { filesContent } from './shared.js';
-import { Accepted, acceptVideo, awaitVideo, VideoOut, videoText } from './video-jobs.js';
+import { acceptVideo, awaitVideo, submitVideo, VideoOut, videoText } from './video-jobs.js';
 
 export default defineTool({
   name: 'video_extend',
@@ -22,11 +22,10 @@ export default defineTool({
   nature: 'spend',
   async run(args, ctx) {
     ctx.progress.report(`asking to extend ${args.run_id}`);
-    const res = await ctx.api.request({
-      method: 'POST',
-      path: '/api/generate-video/extend',
-      body: { runId: args.run_id, index: args.index, prompt: args.prompt },
-      schema: Accepted,
+    const res = await submitVideo(ctx, '/api/generate-video/extend', {
+      runId: args.run_id,
+      index: args.index,
+      prompt: args.prompt,
     });
     const known = acceptVideo(ctx, res.data, res.requestId, undefined);
     return awaitVideo(ctx, known, { maxWaitS: args.max_wait_s, download: true });

@@ -4,7 +4,7 @@ import { LIMITS, readMediaInput } from '../../src/files/input.js';
 import { MaxWait, nextCall } from '../../src/jobs/follow.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
 import { filesContent } from './shared.js';
-import { Accepted, acceptVideo, awaitVideo, VideoOut, videoText } from './video-jobs.js';
+import { acceptVideo, awaitVideo, submitVideo, VideoOut, videoText } from './video-jobs.js';
 
 const Input = z.object({
   model: z.string().describe('models_list kind=video'),
@@ -15,10 +15,7 @@ const Input = z.object({
   image: z.string().optional().describe('start frame: URL, data URL or path ≤4 MB'),
   video: z.string().optional().describe('source video, same forms'),
 
-  options: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe('other model fields (seed, mode, generateAudio...)'),
+  options: z.record(z.string(), z.unknown()).optional().describe('other model fields'),
   wait: z.boolean().default(true),
   max_wait_s: MaxWait,
   download: z.boolean().default(true).describe('save the MP4'),
@@ -73,12 +70,7 @@ export default defineTool({
       ...(await mediaFields(ctx, args)),
     };
     ctx.progress.report('submitting the video job');
-    const res = await ctx.api.request({
-      method: 'POST',
-      path: '/api/generate-video',
-      body,
-      schema: Accepted,
-    });
+    const res = await submitVideo(ctx, '/api/generate-video', body);
     const known = acceptVideo(ctx, res.data, res.requestId, args.model);
     if (!args.wait) {
       return {

@@ -1,185 +1,79 @@
-import { z } from 'zod';
-import { InputError, REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
-import type { Api } from '../../src/http/client.js';
-import type { SseEvent } from '../../src/http/sse.js';
-import { defineTool, type Progress } from '../../src/mcp/define-tool.js';
-import {
-  applyChat,
-  applyMessage,
-  applyMessageEvent,
-  applyResponse,
-  applyResponseEvent,
-  ChatBody,
-  type ChatState,
-  emptyState,
-  isMessagesTerminal,
-  isResponsesTerminal,
-  MessageBody,
-  ResponseBody,
-} from './formats.js';
-import { Conversation, conversation } from './shared.js';
-
-const Input = z.object({
-  ...Conversation,
-  format: z.enum(['chat', 'messages', 'responses']).default('chat'),
-  max_tokens: z.number().int().min(1).optional(),
-  temperature: z.number().min(0).max(2).optional(),
-  web_search: z.boolean().default(false).describe('+$0.006: live web results'),
-  caching: z.boolean().optional(),
-  reasoning_effort: z.enum(['none', 'low', 'medium', 'high']).optional(),
-  stream: z.boolean().default(true),
-});
-type Input = z.infer<typeof Input>;
-
-const Output = z.object({
-  text: z.string(),
-  reasoning: z.string().optional(),
-  finish_reason: z.string().optional(),
-  model: z.string().optional(),
-  usage: z
-    .object({
-      input_tokens: z.number().optional(),
-      output_tokens: z.number().optional(),
-      cached_tokens: z.number().optional(),
-    })
-    .optional(),
-  cost: z.object({ amount: z.number(), currency: z.string() }).optional(),
-  request_id: z.string().optional(),
-});
-
-const PATHS = {
-  chat: '/api/v1/chat/completions',
-  messages: '/api/v1/messages',
-  responses: '/api/v1/responses',
-};
+import { NotFoundError, UpstreamInvalidError } from '../../src/errors.js';
+import { routeMissing } from '../../src/http/fallback.js';
+import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
+import { LEGACY_PATH, legacyInto } from './legacy.js';
+import { type ChatArgs, Input } from './options.js';
+import { ChatOut, chatText, emptyState, resultOf } from './reply.js';
+import { buildRequest, type ChatRequest } from './request.js';
+import { callInto, type Exchange, streamInto } from './send.js';
+import { awaitResponse } from './stored.js';
 
 export default defineTool({
   name: 'chat',
   title: 'Chat with a model',
   description:
-    'Ask any model (ids from models_list); streams the growing answer as progress. Returns text, reasoning, finish reason, usage, cost, request id.',
+    'Ask any model (models_list ids); streams progress. Tool loops, reasoning, caching, stored responses. Returns text, tool_calls, cost.',
   toolset: 'text',
   credential: 'api_key',
   input: Input,
-  output: Output,
+  output: ChatOut,
   nature: 'spend',
-  async run(args, { api, progress }) {
-    const { system, messages } = conversation(args);
-    if (messages.length === 0) {
-      throw new InputError('Nothing to send: give `prompt` or at least one user or assistant message.', {
-        fix: 'Pass prompt: "your question", or messages: [{ role: "user", content: "..." }].',
-      });
-    }
-    const body = requestBody(args, system, messages);
-    const state: ChatState = emptyState();
-    const requestId = args.stream
-      ? await streamInto(state, api, args.format, body, progress)
-      : await callInto(state, api, args.format, body);
-    return {
-      text: state.text,
-      ...(state.reasoning ? { reasoning: state.reasoning } : {}),
-      finish_reason: state.finish_reason,
-      model: state.model ?? args.model,
-      usage: state.usage,
-      cost: state.cost,
-      request_id: requestId,
-    };
+  async run(args, ctx) {
+    const request = buildRequest(args);
+    // The one place that sees the request as sent and the reply as read: a check of the reply (an
+    // enclave signature: set request.capture, then verify `sent.captured`) goes here.
+    const { out } = await answer(request, args, ctx);
+    return out;
   },
   spent: (r) => (r.cost?.currency.toUpperCase() === 'USD' ? r.cost.amount : undefined),
-  text: (r) =>
-    [
-      r.text,
-      `\n[${r.model ?? ''} · ${r.finish_reason ?? 'done'}${r.usage ? ` · ${r.usage.input_tokens ?? '?'} in / ${r.usage.output_tokens ?? '?'} out` : ''}${r.cost ? ` · ${r.cost.amount} ${r.cost.currency}` : ''}${r.request_id ? ` · ${r.request_id}` : ''}]`,
-    ].join(''),
+  text: chatText,
 });
 
-function requestBody(
-  args: Input,
-  system: string | undefined,
-  messages: z.infer<typeof Conversation.messages>,
-) {
-  const model = args.web_search && !args.model.includes(':online') ? `${args.model}:online` : args.model;
-  const common = { model, stream: args.stream, temperature: args.temperature };
-  if (args.format === 'messages') {
-    return { ...common, system, messages, max_tokens: args.max_tokens ?? 1024 };
+/** Sends the request the way it asks (streamed, whole, or in the background) and reads the answer. */
+async function answer(
+  request: ChatRequest,
+  args: ChatArgs,
+  ctx: ToolContext,
+): Promise<{ out: ChatOut; sent: Exchange }> {
+  const state = emptyState();
+  let sent: Exchange;
+  try {
+    sent = request.stream
+      ? await streamInto(state, ctx.api, request, ctx.progress)
+      : await callInto(state, ctx.api, request);
+  } catch (error) {
+    if (request.format !== 'chat' || !routeMissing(error)) throw error;
+    sent = await legacyFallback(state, request, ctx, error);
   }
-  const all = system ? [{ role: 'system', content: system }, ...(messages ?? [])] : messages;
-  const reasoning = args.reasoning_effort ? { reasoning_effort: args.reasoning_effort } : {};
-  if (args.format === 'responses') {
-    return { ...common, input: all, max_output_tokens: args.max_tokens, ...reasoning };
-  }
-  return {
-    ...common,
-    messages: all,
-    max_tokens: args.max_tokens,
-    caching: args.caching,
-    ...reasoning,
-    ...(args.stream ? { stream_options: { include_usage: true } } : {}),
-  };
-}
-
-async function callInto(state: ChatState, api: Api, format: Input['format'], body: object) {
-  const path = PATHS[format];
-  if (format === 'messages') {
-    const res = await api.request({ method: 'POST', path, body, schema: MessageBody });
-    applyMessage(state, res.data);
-    return res.requestId;
-  }
-  if (format === 'responses') {
-    const res = await api.request({ method: 'POST', path, body, schema: ResponseBody });
-    applyResponse(state, res.data);
-    return res.requestId;
-  }
-  const res = await api.request({ method: 'POST', path, body, schema: ChatBody });
-  applyChat(state, res.data);
-  return res.requestId;
-}
-
-async function streamInto(
-  state: ChatState,
-  api: Api,
-  format: Input['format'],
-  body: object,
-  progress: Progress,
-) {
-  const isTerminal =
-    format === 'messages' ? isMessagesTerminal : format === 'responses' ? isResponsesTerminal : undefined;
-  const res = await api.stream({ method: 'POST', path: PATHS[format], body, isTerminal });
-  const apply = (event: SseEvent) => {
-    if (format === 'messages') applyMessageEvent(state, event);
-    else if (format === 'responses') applyResponseEvent(state, event);
-    else applyChat(state, JSON.parse(event.data));
-  };
-  let shown = 0;
-  for await (const batch of res.batches) {
-    for (const event of batch.events) {
-      try {
-        apply(event);
-      } catch (error) {
-        throw new UpstreamInvalidError(
-          `The platform sent a stream event that could not be read: ${(error as Error).message}`,
-          {
-            requestId: res.requestId,
-            fix: `${REPORT_UPSTREAM} Calling with stream: false may work meanwhile.`,
-          },
-        );
-      }
+  if (request.waitS !== undefined) {
+    if (!state.responseId) {
+      throw new UpstreamInvalidError('The platform accepted the background response but sent no id.', {
+        requestId: sent.requestId,
+        fix: 'Look for it before sending again: a second call is charged again.',
+      });
     }
-    // One report per network read: what arrived together is shown together. The read that ends
-    // the stream is not reported: the result carries the same text at the same moment.
-    const seen = state.text.length + state.reasoning.length;
-    if (!batch.last && seen > shown) {
-      shown = seen;
-      progress.report(growing(state));
-    }
+    const out = await awaitResponse(ctx, state.responseId, request.waitS, args.model);
+    // The submit is what was charged: its request id is the one to quote.
+    return { out: { ...out, ...(sent.requestId ? { request_id: sent.requestId } : {}) }, sent };
   }
-  // The result carries the whole answer; a partial one still waiting out the throttle is stale.
-  progress.discard?.();
-  return res.requestId;
+  return { out: resultOf(state, sent.requestId, args.model), sent };
 }
 
-/** The answer so far, tail-capped so a notification stays small. */
-function growing(state: ChatState): string {
-  const text = state.text || `(thinking) ${state.reasoning}`;
-  return text.length > 1000 ? `…${text.slice(-1000)}` : text;
+/** The chat-completions route is absent here (404): the legacy text route, when the request fits it. */
+async function legacyFallback(
+  state: ReturnType<typeof emptyState>,
+  request: ChatRequest,
+  ctx: ToolContext,
+  error: NotFoundError,
+): Promise<Exchange> {
+  if (!request.plain) {
+    throw new NotFoundError(error.message, {
+      status: error.status,
+      requestId: error.requestId,
+      upstreamCode: error.upstreamCode,
+      fix: `The chat-completions route is absent and the legacy ${LEGACY_PATH} route takes text only: drop tools, reasoning and caching, or use format "messages".`,
+    });
+  }
+  ctx.progress.report(`the chat-completions route answered 404; using the legacy ${LEGACY_PATH} route`);
+  return legacyInto(state, ctx.api, request);
 }

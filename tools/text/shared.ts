@@ -1,15 +1,20 @@
 import { z } from 'zod';
 
-/** A chat message as agents write it; content blocks pass through for vision and tools. */
-export const Message = z.object({
-  role: z.enum(['system', 'user', 'assistant']),
+/**
+ * A chat message as agents write it; content blocks pass through for vision and tools. Loose, so a
+ * tool loop's extra keys (`tool_calls`, `tool_call_id`, `cache_control`) ride along without costing
+ * schema tokens; tools/text/conversation.ts checks them.
+ */
+export const Message = z.looseObject({
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
   // Listed as "any" to keep tools/list small; checked here all the same.
   content: z
     .any()
     .refine(
-      (value) => typeof value === 'string' || Array.isArray(value),
+      (value) => value === undefined || value === null || typeof value === 'string' || Array.isArray(value),
       'must be text or an array of content blocks',
     )
+    .optional()
     .describe('text or content blocks'),
 });
 export type Message = z.infer<typeof Message>;
@@ -21,16 +26,3 @@ export const Conversation = {
   messages: z.array(Message).optional(),
   system: z.string().optional(),
 };
-
-export function conversation(args: { prompt?: string; messages?: Message[]; system?: string }): {
-  system?: string;
-  messages: Message[];
-} {
-  const messages = [...(args.messages ?? [])];
-  if (args.prompt !== undefined) messages.push({ role: 'user', content: args.prompt });
-  const systemParts = messages.filter((m) => m.role === 'system').map((m) => m.content);
-  const system = [args.system, ...systemParts.filter((c): c is string => typeof c === 'string')]
-    .filter(Boolean)
-    .join('\n\n');
-  return { system: system || undefined, messages: messages.filter((m) => m.role !== 'system') };
-}

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
-import { Conversation, conversation } from './shared.js';
+import { readConversation } from './conversation.js';
+import { Conversation } from './shared.js';
+import { messagesMessages } from './wire.js';
 
 export default defineTool({
   name: 'tokens_count',
@@ -14,8 +16,8 @@ export default defineTool({
   output: z.object({ model: z.string(), input_tokens: z.number().int() }),
   nature: 'read',
   async run(args, { api }) {
-    const { system, messages } = conversation(args);
-    if (messages.length === 0) {
+    const conversation = readConversation(args);
+    if (conversation.turns.length === 0) {
       throw new InputError('Nothing to count: give `prompt` or `messages`.', {
         fix: 'Pass prompt: "text to count".',
       });
@@ -23,7 +25,8 @@ export default defineTool({
     const { data } = await api.request({
       method: 'POST',
       path: '/api/v1/messages/count_tokens',
-      body: { model: args.model, system, messages },
+      // The messages format's count route: a tool loop is written the way that format sends it.
+      body: { model: args.model, ...messagesMessages(conversation).body },
       // The reply shape is not specified; the messages format's field is expected.
       schema: z.union([
         z.looseObject({ input_tokens: z.number() }),

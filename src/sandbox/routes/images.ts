@@ -53,7 +53,7 @@ function generate(c: Context<SandboxEnv>, ctx: SandboxContext): Response {
       code: 'model_not_found',
       param: 'model',
     });
-  const references = readReferences(body);
+  const references = readReferences(body, c.req.path !== '/api/v1/images');
   if (typeof body.prompt !== 'string' || !body.prompt.trim()) {
     throw badRequest('`prompt` is required.', 'missing_required_parameter', 'prompt');
   }
@@ -102,16 +102,21 @@ function stringOr(value: unknown, model: ImageModel | undefined): string | undef
   return rule?.type === 'enum' ? String(rule.default) : undefined;
 }
 
-function readReferences(body: Record<string, unknown>): string[] {
-  const refs = body.input_references;
+/** `input_references`; the older routes also take their own fields (spec 2 §9: `imageDataUrl(s)`). */
+function readReferences(body: Record<string, unknown>, older: boolean): string[] {
+  const given = body.input_references;
   const aliases = LEGACY_ALIASES.filter((name) => body[name] !== undefined);
-  if (refs !== undefined && aliases.length > 0) {
+  if (given !== undefined && aliases.length > 0) {
     throw badRequest(
       `\`input_references\` cannot be combined with the legacy fields ${aliases.join(', ')}.`,
       'conflicting_image_inputs',
       'input_references',
     );
   }
+  const own = [body.imageDataUrl, ...(Array.isArray(body.imageDataUrls) ? body.imageDataUrls : [])].filter(
+    (v) => v !== undefined,
+  );
+  const refs = given ?? (older && own.length > 0 ? own : undefined);
   if (refs === undefined) return [];
   if (!Array.isArray(refs))
     throw badRequest('`input_references` must be an array.', 'invalid_input_references', 'input_references');

@@ -352,13 +352,13 @@ describe('HttpClient.request', () => {
     expect(server.requests[0]?.headers.authorization).toBe('Bearer mt-manage-12345678');
   });
 
-  it('sends a session as a Cookie and no Authorization header', async () => {
+  it('sends a bare session value in the platform session cookie and no Authorization header', async () => {
     server.script(json(200, {}));
     const credentials = new StaticCredentials([{ kind: 'session', value: 'abc123session', source: 'env' }]);
     await makeClient()
       .api(scope({ credentials }))
       .request({ method: 'GET', path: '/x', credential: 'session', schema: z.object({}) });
-    expect(server.requests[0]?.headers.cookie).toBe('session=abc123session');
+    expect(server.requests[0]?.headers.cookie).toBe('orbit_session=abc123session');
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
   });
 
@@ -553,6 +553,56 @@ describe('HttpClient.bytes', () => {
     expect(res.contentType).toBe('audio/mpeg');
     expect(res.requestId).toBe('req_bytes');
     expect(res.data.equals(payload)).toBe(true);
+  });
+
+  it('sends raw body bytes exactly as given, as JSON, with extra headers and no credential', async () => {
+    server.script(json(200, { ok: true }));
+    // Key order and spacing a JSON.stringify of a parsed copy would not keep.
+    const raw = Buffer.from('{"query": "orbit",  "a":1}');
+    await makeClient()
+      .api(scope())
+      .bytes({
+        method: 'POST',
+        path: '/api/v1/data/web/search',
+        rawBody: raw,
+        credential: 'none',
+        headers: { 'x-payment': 'cGF5bG9hZA==' },
+      });
+    const seen = server.requests[0]!;
+    expect(seen.body).toBe(raw.toString());
+    expect(seen.headers['content-type']).toBe('application/json');
+    expect(seen.headers['x-payment']).toBe('cGF5bG9hZA==');
+    expect(seen.headers.authorization).toBeUndefined();
+  });
+
+  it('tells onBytes about a JSON reply only when jsonProgress asks for it', async () => {
+    const body = JSON.stringify({
+      pages: Array.from({ length: 50 }, (_, i) => ({ i, text: 'x'.repeat(400) })),
+    });
+    const streamed: Handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+      res.write(body.slice(0, 5000));
+      setTimeout(() => res.end(body.slice(5000)), 20);
+    };
+    server.script(streamed);
+    const quiet: number[] = [];
+    await makeClient()
+      .api(scope())
+      .bytes({ method: 'POST', path: '/crawl', body: {}, onBytes: (n) => quiet.push(n) });
+    expect(quiet).toEqual([]);
+    const told: [number, number | undefined][] = [];
+    const res = await makeClient()
+      .api(scope())
+      .bytes({
+        method: 'POST',
+        path: '/crawl',
+        body: {},
+        jsonProgress: true,
+        onBytes: (n, total) => told.push([n, total]),
+      });
+    expect(res.data.toString()).toBe(body);
+    expect(told.length).toBeGreaterThan(1);
+    expect(told.at(-1)).toEqual([body.length, body.length]);
   });
 
   it('sends a multipart form with its boundary, the same bytes on every attempt', async () => {

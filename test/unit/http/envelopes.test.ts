@@ -249,6 +249,18 @@ describe('errorFromResponse', () => {
     expect(error.upstreamCode).toBe('insufficient_quota');
   });
 
+  it('keeps the whole body of an accountless quote (a 402 with `payment`) in details.challenge', () => {
+    const body = {
+      error: { message: 'Payment required', type: 'payment_required', code: 'insufficient_quota' },
+      payment: { paymentId: 'pay_1', amountUsd: '0.006', accepted: [] },
+      x402Version: 1,
+    };
+    const error = errorFromResponse(402, body, {});
+    expect(error.details?.challenge).toEqual(body);
+    expect(errorFromResponse(402, { error: 'Insufficient balance' }, {}).details?.challenge).toBeUndefined();
+    expect(errorFromResponse(400, body, {}).details?.challenge).toBeUndefined();
+  });
+
   it('maps the teams envelope by HTTP status and keeps its code', () => {
     const error = errorFromResponse(
       422,

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { explainRefusal } from '../../src/credential-refusal.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
+import { Batch, BatchSummary, summary, summaryLine } from './batches.js';
+
+/** One inline result; its shape is not shown in the spec, so only what is read is required. */
+const Result = z.looseObject({
+  custom_id: z.string().nullish(),
+  response: z.looseObject({ status_code: z.number().nullish(), body: z.unknown() }).nullish(),
+  error: z.unknown().nullish(),
+});
+const Detail = Batch.extend({ results: z.array(Result).nullish() });
+
+const ChatBody = z.looseObject({
+  choices: z.array(z.looseObject({ message: z.looseObject({ content: z.string().nullish() }) })).min(1),
+});
+const ResponsesBody = z.looseObject({
+  output: z.array(
+    z.looseObject({ content: z.array(z.looseObject({ text: z.string().optional() })).optional() }),
+  ),
+});
+
+/** What the tool returns; listed smaller, since every listed field costs tokens each turn. */
+const Detailed = z.object({
+  batch: BatchSummary,
+  results: z.number().optional(),
+  results_file: z.object({ uri: z.string(), path: z.string().optional() }).optional(),
+  preview: z.array(z.object({ id: z.string(), ok: z.boolean(), text: z.string() })).optional(),
+});
+
+const PREVIEW = 3;
+const PREVIEW_CHARS = 300;
+
+/** The answer text of one result, in either endpoint's format. */
+function answerOf(body: unknown): string | undefined {
+  const chat = ChatBody.safeParse(body);
+  if (chat.success) return chat.data.choices[0]?.message.content ?? undefined;
+  const responses = ResponsesBody.safeParse(body);
+  if (responses.success)
+    return responses.data.output
+      .flatMap((item) => (item.content ?? []).map((part) => part.text ?? ''))
+      .join('');
+  return undefined;
+}
+
+export default defineTool({
+  name: 'batches_get',
+  title: 'Get a batch',
+  description:
+    'One batch: status, counts, usage, error; completed results go to a JSON file, with a short preview.',
+  toolset: 'account',
+  credential: 'api_key',
+  nature: 'read',
+  input: z.object({ id: z.string().min(1) }),
+  output: z.looseObject({
+    batch: z.looseObject({ id: z.string(), status: z.string() }),
+    results_file: z.looseObject({ uri: z.string() }).optional(),
+  }),
+  async run(args, { api, files }): Promise<z.infer<typeof Detailed>> {
+    const { data } = await api
+      .request({
+        method: 'GET',
+        host: 'direct',
+        path: `/api/beta/batches/${encodeURIComponent(args.id)}`,
+        schema: Detail,
+      })
+      .catch((error: unknown) => {
+        throw explainRefusal(error, { credential: 'api_key' });
+      });
+    const batch = summary(data);
+    if (!data.results) return { batch };
+    // Results can be long: the whole set goes to a file, the model sees a few.
+    const saved = await files.save(Buffer.from(JSON.stringify(data.results, null, 2)), {
+      mimeType: 'application/json',
+      name: `${data.id}-results.json`,
+    });
+    const preview = data.results.slice(0, PREVIEW).map((result, index) => {
+      const ok = !result.error && (result.response?.status_code ?? 200) < 400;
+      const text = ok
+        ? (answerOf(result.response?.body) ?? '')
+        : JSON.stringify(result.error ?? result.response);
+      return { id: result.custom_id ?? `#${index + 1}`, ok, text: text.slice(0, PREVIEW_CHARS) };
+    });
+    return {
+      batch,
+      results: data.results.length,
+      results_file: { uri: saved.uri, ...(saved.path ? { path: saved.path } : {}) },
+      preview,
+    };
+  },
+  text: (result) => {
+    const parsed = Detailed.safeParse(result);
+    if (!parsed.success) return JSON.stringify(result);
+    const r = parsed.data;
+    return [
+      summaryLine(r.batch),
+      ...(r.results_file
+        ? [`${r.results} results saved to ${r.results_file.path ?? r.results_file.uri}`]
+        : []),
+      ...(r.preview ?? []).map((p) => `${p.id}: ${p.ok ? '' : 'failed: '}${p.text}`),
+    ].join('\n');
+  },
+  // The saved file as a link (JSON is never inlined).
+  content: (r) => (r.results_file ? [{ type: 'media' as const, uri: r.results_file.uri }] : []),
+});

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { defineTool } from '../../src/mcp/define-tool.js';
+import { Filters } from './batch-query.js';
+import { BatchSummary, listBatches, summary, summaryLine } from './batches.js';
+
+const Item = z.looseObject({ id: z.string(), status: z.string() });
+
+export default defineTool({
+  name: 'batches_list',
+  title: 'List batches',
+  description:
+    'Your batches, newest first, by status and creation time; older_cursor / newer_cursor keep the filters. One batch: batches_get.',
+  toolset: 'account',
+  credential: 'api_key',
+  nature: 'read',
+  input: Filters.extend({
+    limit: z.number().int().min(1).max(100).optional(),
+    created_after: Filters.shape.created_after.describe('Unix s or ISO with zone'),
+    after: z.string().optional().describe('id: older page'),
+    before: z.string().optional().describe('id: newer page'),
+    cursor: z.string().optional(),
+  }),
+  output: z.object({
+    batches: z.array(Item),
+    has_more: z.boolean(),
+    older_cursor: z.string().optional(),
+    newer_cursor: z.string().optional(),
+  }),
+  async run(args, { api }) {
+    const page = await listBatches(api, args);
+    return { ...page, batches: page.batches.map(summary) };
+  },
+  text: (r) => {
+    const parsed = z.array(BatchSummary).safeParse(r.batches);
+    const lines = parsed.success ? parsed.data.map(summaryLine) : [JSON.stringify(r.batches)];
+    if (lines.length === 0) lines.push('No batches match.');
+    if (r.older_cursor) lines.push(`Older: cursor ${r.older_cursor}`);
+    if (r.newer_cursor) lines.push(`Newer: cursor ${r.newer_cursor}`);
+    return lines.join('\n');
+  },
+});

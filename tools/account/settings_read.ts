@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { defineTool } from '../../src/mcp/define-tool.js';
+import { sessionCall } from '../teams/shared.js';
+
+const read = { nature: 'read', credential: 'session' } as const;
+
+export default defineTool({
+  name: 'settings_read',
+  title: 'Read account settings',
+  description:
+    'Your responses retention days (retention) or referral code and link (referral_link). Changes: settings_write.',
+  toolset: 'account',
+  operations: { retention: read, referral_link: read },
+  input: z.object({ operation: z.enum(['retention', 'referral_link']) }),
+  output: z.object({ operation: z.string(), data: z.unknown() }),
+  async run({ operation }, ctx) {
+    if (operation === 'retention') {
+      const data = await sessionCall(ctx, {
+        method: 'GET',
+        path: '/api/user/responses-retention',
+        schema: z.looseObject({ responsesRetentionDays: z.number().int().min(0).max(365).nullable() }),
+      });
+      return { operation, data: { retention_days: data.responsesRetentionDays } };
+    }
+    // The platform makes the code on the first call, then returns the same one.
+    const data = await sessionCall(ctx, {
+      method: 'GET',
+      path: '/api/subscription/referral-link',
+      schema: z.looseObject({ code: z.string(), url: z.string() }),
+    });
+    return { operation, data: { code: data.code, url: data.url } };
+  },
+});

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { defineTool } from '../../src/mcp/define-tool.js';
+import { readUsage, UsageOut, usageText } from './usage.js';
+
+export default defineTool({
+  name: 'usage_get',
+  title: 'Subscription usage',
+  description:
+    'Subscription used and left (operations; with a management token input tokens and images), reset times, and the spend budget.',
+  toolset: 'account',
+  credential: 'api_key',
+  nature: 'read',
+  input: z.object({}),
+  output: UsageOut,
+  run: (_args, ctx) => readUsage(ctx),
+  text: usageText,
+});

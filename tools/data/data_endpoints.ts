@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { defineTool } from '../../src/mcp/define-tool.js';
+import { CATEGORIES, dataCatalog } from './shared.js';
+
+export default defineTool({
+  name: 'data_endpoints',
+  title: 'Data API catalog',
+  description: 'Data API endpoints for data_call, one line each: id, methods, category, pricing.',
+  toolset: 'data',
+  credential: 'optional',
+  input: z.object({ filter: z.string().optional().describe('category or text') }),
+  output: z.object({ endpoints: z.array(z.string()) }),
+  nature: 'read',
+  async run(args, ctx) {
+    const { data } = await dataCatalog(ctx);
+    const needle = args.filter?.trim().toLowerCase();
+    // A category name picks that category; any other text matches id, name or description.
+    const byCategory = CATEGORIES.some((category) => category === needle);
+    const matching = data.filter(
+      (entry) =>
+        !needle ||
+        (byCategory
+          ? entry.category.toLowerCase() === needle
+          : [entry.id, entry.name, entry.description].some((text) => text?.toLowerCase().includes(needle))),
+    );
+    return {
+      endpoints: matching.map(
+        (entry) =>
+          `${entry.id} [${entry.methods.join(',')}] ${entry.category}: ${entry.pricing ?? 'pricing not stated'}`,
+      ),
+    };
+  },
+  text: (r) =>
+    r.endpoints.length
+      ? r.endpoints.join('\n')
+      : 'No data endpoint matches; call data_endpoints without a filter to see all.',
+});

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { defineTool, type OperationSpec, type ToolContext } from '../../src/mcp/define-tool.js';
+import { getExperiment, RunOut, runResult } from './experiment.js';
+import { Dataset, DatasetVersion, ListOf, OutputPage, Project, Scorer } from './replies.js';
+import { evalsPath, needId, Out } from './shared.js';
+import { summaryText } from './summary.js';
+
+/** Lists and single objects are shown whole, except rows: a dataset shows its first rows only. */
+const MAX_ROWS_SHOWN = 100;
+const PAGE = 20;
+
+type Args = { operation: string; id?: string; after?: string };
+type Read = (ctx: ToolContext, args: Args) => Promise<unknown>;
+
+const get = async <S extends z.ZodType>(
+  ctx: ToolContext,
+  path: string,
+  schema: S,
+  query?: Record<string, string | number | undefined>,
+) => (await ctx.api.request({ method: 'GET', path, schema, query })).data;
+
+const READS = {
+  'projects.list': (ctx) => get(ctx, evalsPath('projects'), ListOf(Project)),
+  'projects.get': (ctx, a) => get(ctx, evalsPath('projects', needId(a)), Project),
+  'datasets.list': (ctx) => get(ctx, evalsPath('datasets'), ListOf(Dataset)),
+  'datasets.get': async (ctx, a) => {
+    const dataset = await get(ctx, evalsPath('datasets', needId(a)), Dataset);
+    const items = dataset.items ?? [];
+    if (items.length <= MAX_ROWS_SHOWN) return dataset;
+    return {
+      ...dataset,
+      items: items.slice(0, MAX_ROWS_SHOWN),
+      items_not_shown: items.length - MAX_ROWS_SHOWN,
+    };
+  },
+  // Versions are frozen copies of the rows: their counts are shown, not every row again.
+  'datasets.versions': async (ctx, a) => {
+    const list = await get(ctx, evalsPath('datasets', needId(a), 'versions'), ListOf(DatasetVersion));
+    return {
+      ...list,
+      data: list.data.map(({ items, ...version }) => ({ item_count: items?.length, ...version })),
+    };
+  },
+  'scorers.list': (ctx) => get(ctx, evalsPath('scorers'), ListOf(Scorer)),
+  'scorers.get': (ctx, a) => get(ctx, evalsPath('scorers', needId(a)), Scorer),
+  'experiments.get': async (ctx, a) => {
+    const { exp } = await getExperiment(ctx, needId(a));
+    return { ...(await runResult(ctx, exp)), experiment: exp };
+  },
+  // Output items carry their rows, answers and traces: 20 a page keeps a result readable.
+  'experiments.output_items': (ctx, a) =>
+    get(ctx, evalsPath('experiments', needId(a), 'output_items'), OutputPage, {
+      limit: PAGE,
+      after: a.after,
+    }),
+} satisfies Record<string, Read>;
+
+type Operation = keyof typeof READS;
+const OPERATIONS = Object.keys(READS) as [Operation, ...Operation[]];
+const read: OperationSpec = { nature: 'read', credential: 'api_key' };
+
+export default defineTool({
+  name: 'evals_read',
+  title: 'Read evaluations',
+  description:
+    'Evaluation projects, datasets, versions, scorers, experiments (status, score table) and their output items.',
+  toolset: 'evals',
+  operations: Object.fromEntries(OPERATIONS.map((op) => [op, read])),
+  input: z.object({
+    operation: z.enum(OPERATIONS),
+    id: z.string().optional(),
+    after: z.string().optional(),
+  }),
+  output: Out,
+  async run(args, ctx) {
+    return { operation: args.operation, data: await READS[args.operation](ctx, args) };
+  },
+  // An experiment reads best as eval_run shows it: its table; everything else as JSON.
+  text: (r) => {
+    const run = r.operation === 'experiments.get' ? RunOut.safeParse(r.data) : undefined;
+    return run?.success ? summaryText(run.data) : JSON.stringify(r);
+  },
+});

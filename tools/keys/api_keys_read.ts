@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { InputError } from '../../src/errors.js';
+import { defineTool } from '../../src/mcp/define-tool.js';
+import { KeyList, KeyRecord, keyLine, keysPath, managementCall } from './shared.js';
+
+const read = { nature: 'read', credential: 'management_token' } as const;
+
+export default defineTool({
+  name: 'api_keys_read',
+  title: 'Read API keys',
+  description:
+    'Your API keys (list) or one (get): name, preview, limits, expiry, usage; never secrets. Changes: api_keys_write.',
+  toolset: 'keys',
+  operations: { list: read, get: read },
+  input: z.object({ operation: z.enum(['list', 'get']), id: z.string().optional() }),
+  output: z.object({ operation: z.string(), data: z.unknown() }),
+  async run(args, ctx) {
+    if (args.operation === 'list') {
+      const { data } = await managementCall(ctx, 'api_keys:read', {
+        method: 'GET',
+        path: keysPath(),
+        schema: KeyList,
+      });
+      return { operation: args.operation, data };
+    }
+    if (!args.id) {
+      throw new InputError('Operation "get" needs `id`.', {
+        param: 'id',
+        fix: 'Pass a key id; operation "list" shows them.',
+      });
+    }
+    const { data } = await managementCall(ctx, 'api_keys:read', {
+      method: 'GET',
+      path: keysPath(args.id),
+      schema: KeyRecord,
+    });
+    return { operation: args.operation, data };
+  },
+  text: (r) => {
+    const parsed = z.array(KeyRecord).safeParse(r.data);
+    if (parsed.success) return parsed.data.map(keyLine).join('\n') || 'No API keys.';
+    return JSON.stringify(r.data);
+  },
+});

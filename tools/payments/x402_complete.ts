@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { InputError } from '../../src/errors.js';
+import type { BytesResponse } from '../../src/http/client.js';
+import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
+import { replay, withNewQuote } from '../../src/payments/accountless.js';
+import { nextFor, quotesFor, type StoredQuote } from '../../src/payments/quotes.js';
+import { completeByPolling } from './polling.js';
+import { rendererFor } from './renderers.js';
+
+const Rendered = z.record(z.string(), z.unknown());
+const Receipt = z.looseObject({
+  success: z.boolean().optional(),
+  hash: z.string().optional(),
+  network: z.string().optional(),
+});
+
+export default defineTool({
+  name: 'x402_complete',
+  title: 'Finish a paid quote',
+  description:
+    "After a quote is paid: waits for an address payment, or replays with preimage (lightning) or x_payment (exact rails). Returns the asking tool's result.",
+  toolset: 'payments',
+  credential: 'none',
+  input: z.object({
+    quote_id: z.string(),
+    preimage: z.string().optional(),
+    x_payment: z.string().optional(),
+    max_wait_s: z.number().default(50),
+  }),
+  output: z.object({
+    status: z.enum(['completed', 'pending']),
+    tool: z.string().optional(),
+    result: z.unknown().optional(),
+    receipt: z.unknown().optional(),
+    next: z.string().optional(),
+  }),
+  nature: 'write',
+  async run(args, ctx) {
+    const quotes = quotesFor(ctx);
+    const quote = quotes.get(args.quote_id.trim());
+    if (!quote) {
+      throw new InputError(
+        `No quote "${args.quote_id}" is kept by this server (quotes last until they expire).`,
+        {
+          fix: 'Call the tool that asked for it (data_call or web_search) again for a new quote.',
+          param: 'quote_id',
+        },
+      );
+    }
+    if (args.preimage !== undefined && args.x_payment !== undefined) {
+      throw new InputError('Pass preimage (lightning) or x_payment (exact rails), not both.', {
+        param: 'x_payment',
+      });
+    }
+    const renderer = rendererFor(quote.tool);
+    if (quote.used_at) {
+      await withNewQuote(
+        ctx,
+        quote,
+        `Quote ${quote.quote_id} already paid for its call at ${quote.used_at}; a quote pays once.`,
+        'payment_already_used',
+      );
+    }
+    let reply: BytesResponse;
+    let receipt: z.infer<typeof Receipt> | undefined;
+    if (args.preimage !== undefined) {
+      reply = await replay(ctx, quote, { authorization: l402Authorization(quote, args.preimage) });
+    } else if (args.x_payment !== undefined) {
+      reply = await replay(ctx, quote, { 'x-payment': exactPayment(quote, args.x_payment) });
+      receipt = receiptOf(ctx, reply.headers['x-payment-response']);
+    } else {
+      const polled = await completeByPolling(ctx, quote, args.max_wait_s);
+      if (!polled.done) {
+        return { status: 'pending' as const, next: nextFor(quote.quote_id) };
+      }
+      reply = polled.reply;
+    }
+    quotes.markUsed(quote);
+    const result = await renderer.render(ctx, quote.render, reply);
+    return { status: 'completed' as const, tool: quote.tool, result, ...(receipt ? { receipt } : {}) };
+  },
+  text: (r) => {
+    if (r.status === 'pending') return `Not paid yet. Once the person has paid, call ${r.next}.`;
+    const receipt = Receipt.safeParse(r.receipt);
+    const settled = receipt.success
+      ? [receipt.data.network, receipt.data.hash].filter(Boolean).join(' ')
+      : '';
+    return `Paid${settled ? ` (${settled})` : ''}. ${r.tool ? rendererFor(r.tool).text(Rendered.parse(r.result)) : ''}`;
+  },
+  content: (r) => (r.tool ? rendererFor(r.tool).content(Rendered.parse(r.result)) : []),
+});
+
+/** `L402 <token>:<preimage>`, once the preimage is shown to be the invoice's (sha256 is its payment hash). */
+function l402Authorization(quote: StoredQuote, raw: string): string {
+  if (!quote.l402) {
+    throw new InputError(`Quote ${quote.quote_id} offers no lightning rail.`, {
+      fix: 'Pay one of its other rails; pass x_payment for an exact rail, or nothing for an address payment.',
+      param: 'preimage',
+    });
+  }
+  const preimage = raw.trim().toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(preimage)) {
+    throw new InputError('`preimage` must be 64 hex characters (32 bytes); nothing was sent.', {
+      fix: 'Copy the payment preimage the lightning wallet shows after paying the invoice.',
+      param: 'preimage',
+    });
+  }
+  const hash = createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex');
+  if (quote.l402.payment_hash && hash !== quote.l402.payment_hash.toLowerCase()) {
+    throw new InputError(
+      "This preimage is not the invoice's: its sha256 is not the payment hash. Nothing was sent.",
+      {
+        fix: `Pay the invoice of quote ${quote.quote_id} and pass the preimage the wallet shows for that payment.`,
+        param: 'preimage',
+      },
+    );
+  }
+  return `L402 ${quote.l402.token}:${preimage}`;
+}
+
+function exactPayment(quote: StoredQuote, raw: string): string {
+  const payload = raw.trim();
+  if (!quote.exact) {
+    throw new InputError(`Quote ${quote.quote_id} offers no exact rail.`, { param: 'x_payment' });
+  }
+  if (!payload || payload.length > 16_384 || !/^[A-Za-z0-9+/=_-]+$/.test(payload)) {
+    throw new InputError(
+      '`x_payment` must be the base64 X-PAYMENT payload the wallet produced; nothing was sent.',
+      {
+        fix: `Have the wallet sign a payment for quote ${quote.quote_id} on an exact rail and pass its X-PAYMENT value.`,
+        param: 'x_payment',
+      },
+    );
+  }
+  return payload;
+}
+
+/** `X-PAYMENT-RESPONSE`: base64 JSON `{success, hash, network}` (GAPS "Accountless payment"). */
+function receiptOf(ctx: ToolContext, header: string | undefined): z.infer<typeof Receipt> | undefined {
+  if (!header) return undefined;
+  try {
+    const parsed = Receipt.safeParse(JSON.parse(Buffer.from(header, 'base64').toString('utf8')));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // Reported below.
+  }
+  ctx.log.warning('the X-PAYMENT-RESPONSE header of a paid replay could not be read');
+  return undefined;
+}

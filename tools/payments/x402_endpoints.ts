@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { defineTool } from '../../src/mcp/define-tool.js';
+import { DATA_PREFIX, normalizeId } from '../data/shared.js';
+
+const Route = z.looseObject({
+  method: z.string().optional(),
+  path: z.string().optional(),
+  url: z.string().optional(),
+  description: z.string().optional(),
+  pricing: z.string().optional(),
+});
+/** The list's shape is not specified (spec 1 §7.3 names the route only): a list, or one under `data`. */
+const Reply = z.union([
+  z.array(Route),
+  z.looseObject({ data: z.array(Route), schemes: z.array(z.string()).optional() }),
+]);
+
+/** Which of this server's tools calls a payable route, with what. */
+function toolFor(path: string): string | undefined {
+  if (path === '/api/web') return 'web_search';
+  if (path.startsWith(`${DATA_PREFIX}/`)) return `data_call endpoint ${normalizeId(path)}`;
+  return undefined;
+}
+
+export default defineTool({
+  name: 'x402_endpoints',
+  title: 'Payable routes',
+  description: 'Routes payable per call without an account (x402), with price and the tool to call.',
+  toolset: 'payments',
+  credential: 'none',
+  input: z.object({}),
+  output: z.object({ routes: z.array(z.string()) }),
+  nature: 'read',
+  async run(_args, ctx) {
+    const { data } = await ctx.api.request({
+      method: 'GET',
+      path: '/api/v1/x402/endpoints',
+      credential: 'none',
+      schema: Reply,
+    });
+    const listed = Array.isArray(data) ? data : data.data;
+    const routes = listed.flatMap((route) => {
+      const path =
+        route.path ?? (route.url && URL.canParse(route.url) ? new URL(route.url).pathname : undefined);
+      if (!path) return [];
+      const tool = toolFor(path);
+      const line = `${(route.method ?? 'POST').toUpperCase()} ${path}`;
+      return [`${line}${route.pricing ? `: ${route.pricing}` : ''}${tool ? ` (${tool})` : ''}`];
+    });
+    const schemes = Array.isArray(data) ? undefined : data.schemes;
+    return { routes: schemes?.length ? [...routes, `rails: ${schemes.join(', ')}`] : routes };
+  },
+  text: (r) => r.routes.join('\n'),
+});

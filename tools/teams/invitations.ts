@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { confirmAction } from '../../src/confirm-action.js';
+import type { ToolContext } from '../../src/context.js';
+import { InputError } from '../../src/errors.js';
+import { Invitation, need, requireRole, sessionCall, teamDetails, teamPath } from './shared.js';
+
+/** Email invitations (spec 1 §2.8, §4.6): owner or admin; only a pending one can be revoked. */
+
+type Ctx = Pick<ToolContext, 'api' | 'confirm'>;
+const Email = z
+  .string()
+  .trim()
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/);
+
+export async function invite(ctx: Ctx, ref: string, args: { email?: string; role?: 'admin' | 'member' }) {
+  const email = Email.safeParse(need(args.email, 'email', 'invite'));
+  if (!email.success) {
+    throw new InputError('`email` is not a valid email address.', {
+      param: 'email',
+      fix: 'Give one address such as ana@example.com.',
+    });
+  }
+  const team = await teamDetails(ctx, ref);
+  requireRole(team, 'admin', 'Inviting');
+  const { invitation } = await sessionCall(ctx, {
+    method: 'POST',
+    path: teamPath(ref, '/invitations'),
+    body: { email: email.data, role: args.role ?? 'member' },
+    schema: z.looseObject({ invitation: Invitation }),
+  });
+  return invitation;
+}
+
+export async function revokeInvitation(
+  ctx: Ctx,
+  ref: string,
+  args: { invitation?: string; confirm?: string },
+) {
+  const given = need(args.invitation, 'invitation', 'revoke_invitation').trim();
+  const team = await teamDetails(ctx, ref);
+  requireRole(team, 'admin', 'Revoking an invitation');
+  const { invitations } = await sessionCall(ctx, {
+    method: 'GET',
+    path: teamPath(ref, '/invitations'),
+    schema: z.looseObject({ invitations: z.array(Invitation) }),
+  });
+  const found = invitations.find((i) => String(i.id) === given || i.token === given);
+  if (!found) {
+    throw new InputError(`No invitation "${given}" in "${team.name}".`, {
+      param: 'invitation',
+      fix: 'teams_read operation "invitations" lists them with their id.',
+    });
+  }
+  if (found.status !== 'pending') {
+    throw new InputError(
+      `The invitation to ${found.email} is ${found.status}; only a pending one can be revoked.`,
+      {
+        param: 'invitation',
+        fix: 'Nothing to do: it can no longer be accepted.',
+      },
+    );
+  }
+  await confirmAction(ctx, {
+    action: `Revoke the invitation of ${found.email} (${found.role}) to the team "${team.name}"? The link in their email stops working.`,
+    expected: team.name,
+    what: 'the team name',
+    given: args.confirm,
+  });
+  const reply = await sessionCall(ctx, {
+    method: 'PATCH',
+    path: teamPath(ref, '/invitations'),
+    body: { action: 'revoke', id: found.id },
+    // The result object of a revoke is not shown in the spec.
+    schema: z.looseObject({ invitation: Invitation.optional() }),
+  });
+  return reply.invitation ?? { id: found.id, email: found.email, status: 'revoked' };
+}

@@ -1,0 +1,88 @@
+import { InputError } from '../../src/errors.js';
+import type { Conversation } from './conversation.js';
+import type { ChatArgs } from './options.js';
+
+/**
+ * chat's rules that the spec states or that only the caller can fix, checked before anything is
+ * sent: fields of one format only, what the completions format cannot carry, and tools that the
+ * platform would refuse (duplicate names, parameters that are not an object schema, a tool_choice
+ * naming no offered tool).
+ */
+/** Fields that exist in one format only are refused elsewhere, rather than silently dropped. */
+export function checkArguments(args: ChatArgs, conversation: Conversation): void {
+  const given = (names: (keyof ChatArgs)[]) =>
+    names.filter((name) => args[name] !== undefined && args[name] !== false);
+  if (args.format !== 'responses') {
+    const stateful = given(['previous_response_id', 'store', 'retention_days', 'background']);
+    if (stateful.length > 0) {
+      throw new InputError(`${stateful.join(', ')} ${verb(stateful)} only with format "responses".`, {
+        param: stateful[0],
+        fix: 'Pass format: "responses" for a stored or background response.',
+      });
+    }
+  } else if (args.background !== undefined) {
+    if (args.store === false || args.retention_days === 0) {
+      throw new InputError('A background response is read back when done, so it must be stored.', {
+        param: 'background',
+        fix: 'Drop store: false and retention_days: 0, or drop background.',
+      });
+    }
+  }
+  if (args.format === 'completions') {
+    const unsupported = given(['tools', 'tool_choice', 'reasoning_effort', 'hide_reasoning']);
+    if (unsupported.length > 0) {
+      throw new InputError(
+        `The completions format takes text only, so ${unsupported.join(', ')} cannot be used with it.`,
+        {
+          param: unsupported[0],
+          fix: 'Use format "chat" (the default) for tools and reasoning.',
+        },
+      );
+    }
+    const toolTurn = conversation.turns.find((t) => t.role === 'tool' || t.calls.length > 0);
+    if (toolTurn) {
+      throw new InputError('The completions format takes text only; this conversation has tool calls.', {
+        param: `messages[${toolTurn.at}]`,
+        fix: 'Use format "chat" for a tool loop.',
+      });
+    }
+  }
+  checkTools(args);
+}
+
+const verb = (names: unknown[]) => (names.length > 1 ? 'work' : 'works');
+
+function checkTools(args: ChatArgs): void {
+  const names = new Set<string>();
+  (args.tools ?? []).forEach((tool, i) => {
+    if (names.has(tool.name)) {
+      throw new InputError(`Two tools are named "${tool.name}".`, {
+        param: `tools[${i}].name`,
+        fix: 'Give every tool a unique name.',
+      });
+    }
+    names.add(tool.name);
+    const p = tool.parameters;
+    const isObject = p !== null && typeof p === 'object' && !Array.isArray(p);
+    if (p !== undefined && (!isObject || ('type' in p && p.type !== 'object'))) {
+      throw new InputError(`tools[${i}].parameters must be a JSON Schema object.`, {
+        param: `tools[${i}].parameters`,
+        fix: 'Pass {type: "object", properties: {...}, required: [...]}.',
+      });
+    }
+  });
+  const choice = args.tool_choice;
+  if (choice === undefined || choice === 'auto' || choice === 'none') return;
+  if (names.size === 0) {
+    throw new InputError(`tool_choice "${choice}" needs tools.`, {
+      param: 'tool_choice',
+      fix: 'Pass tools: [{name, description, parameters}], or drop tool_choice.',
+    });
+  }
+  if (choice !== 'required' && !names.has(choice)) {
+    throw new InputError(`tool_choice names "${choice}", which is not among the tools.`, {
+      param: 'tool_choice',
+      fix: `Use auto, none, required or one of: ${[...names].join(', ')}.`,
+    });
+  }
+}

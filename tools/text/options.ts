@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { Conversation } from './shared.js';
+
+/**
+ * chat's arguments. Every word here is listed to every user on every turn, so rare controls sit in
+ * small nested objects with short descriptions; README "Text generation" documents each in full.
+ */
+export const FORMATS = ['chat', 'messages', 'responses', 'completions'] as const;
+export type Format = (typeof FORMATS)[number];
+
+const ToolDef = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  // A JSON Schema object, checked in tools/text/request.ts (listed without a shape to save tokens).
+  parameters: z.unknown().optional(),
+});
+export type ToolDef = z.infer<typeof ToolDef>;
+
+/**
+ * How a request is routed and billed: the model suffixes of spec 2 §4.2, then three controls of the
+ * same table: strict failover (`stickyprovider`), `X-Billing-Mode: paygo` and the paid `moderation`
+ * preflight header. One list keeps the schema small.
+ */
+export const SUFFIXES = ['fast', 'cheap', 'throughput', 'latency', 'tools', 'online'] as const;
+export const ROUTES = [...SUFFIXES, 'sticky', 'paygo', 'moderation'] as const;
+export type Route = (typeof ROUTES)[number];
+
+export const Input = z.object({
+  ...Conversation,
+  format: z.enum(FORMATS).default('chat'),
+  max_tokens: z.number().int().min(1).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  stream: z.boolean().default(true),
+  web_search: z.boolean().default(false).describe('+$0.006: live web results'),
+  tools: z.array(ToolDef).optional(),
+  tool_choice: z.string().optional().describe('auto|none|required|<name>'),
+  reasoning_effort: z.enum(['none', 'low', 'medium', 'high']).optional(),
+  hide_reasoning: z.boolean().optional(),
+  caching: z.boolean().optional(),
+  route: z.array(z.enum(ROUTES)).optional().describe('sticky: no failover'),
+  provider: z.string().optional().describe('paygo, not subscription'),
+  previous_response_id: z.string().optional(),
+  store: z.boolean().optional(),
+  retention_days: z.number().int().min(0).max(365).optional(),
+  // Waits are capped by src/jobs (10 minutes in a plain call), so no upper bound is listed.
+  background: z.number().min(0).optional().describe('s to wait; 0: id now'),
+});
+export type ChatArgs = z.infer<typeof Input>;

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { addPricing, addUsage, type ChatState, callAt, inclusiveUsage } from './reply.js';
+
+/**
+ * Chat completions and completions (spec 2 §4.2, §6): a whole `chat.completion` / `text_completion`,
+ * or one `chat.completion.chunk`. Tool calls arrive as `tool_calls[]` deltas keyed by `index`: the
+ * first carries the id and name, the rest pieces of the argument text, joined here in order.
+ */
+
+// Stream chunks are many: plain (stripping) objects parse on zod's fast path, and the pricing
+// extension is read from the raw chunk, so nothing needed is stripped away.
+const CallDelta = z.object({
+  index: z.number().optional(),
+  id: z.string().nullish(),
+  function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+});
+const ChatPart = z.object({
+  content: z.string().nullish(),
+  reasoning: z.string().nullish(),
+  reasoning_content: z.string().nullish(),
+  tool_calls: z.array(CallDelta).nullish(),
+});
+const ChatChoice = z.object({
+  delta: ChatPart.optional(),
+  message: ChatPart.optional(),
+  text: z.string().nullish(),
+  finish_reason: z.string().nullish(),
+});
+const ChatChunk = z.object({
+  model: z.string().optional(),
+  choices: z.array(ChatChoice),
+  usage: z.unknown().optional(),
+});
+/** A whole chat.completion (or completion) as the boundary validates it. */
+export const ChatBody = z.looseObject(ChatChunk.shape);
+
+/** One chunk, or a whole reply, into the state. */
+export function applyChat(state: ChatState, raw: unknown): void {
+  const body = ChatChunk.parse(raw);
+  state.model ??= body.model;
+  for (const choice of body.choices) {
+    const part = choice.delta ?? choice.message;
+    state.text += part?.content ?? choice.text ?? '';
+    state.reasoning += part?.reasoning ?? part?.reasoning_content ?? '';
+    part?.tool_calls?.forEach((delta, position) => {
+      const call = callAt(state, String(delta.index ?? position));
+      call.id ||= delta.id ?? undefined;
+      call.name ||= delta.function?.name ?? undefined;
+      const piece = delta.function?.arguments;
+      if (piece) {
+        call.args += piece;
+        call.streamed = true;
+      }
+    });
+    if (choice.finish_reason) state.finish_reason = choice.finish_reason;
+  }
+  addUsage(state, body.usage, inclusiveUsage);
+  addPricing(state, raw);
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { followJob, jobDone, jobFailed, nextCall } from '../../src/jobs/follow.js';
+import { type Step, seconds } from '../../src/jobs/wait.js';
+import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { type ChatOut, emptyState, resultOf } from './reply.js';
+import { applyResponse, ResponseBody } from './reply-responses.js';
+
+/**
+ * Stored and background responses (spec 2 §4.2, §8): `GET /api/v1/responses/{id}` reads one back.
+ * A background response is a job like a video: followed through src/jobs with progress until it
+ * ends or the wait runs out, then handed back with the call that continues (`job_status`). Reading
+ * is free, so the fetch lives on job_status (a read) and chat keeps its honest `spend` hint.
+ */
+export const RESPONSE_KIND = 'response' as const;
+
+const PENDING = new Set(['queued', 'in_progress']);
+
+interface Read {
+  body: ResponseBody;
+  requestId?: string;
+}
+
+export async function fetchResponse(ctx: ToolContext, id: string): Promise<Read & { retryAfterMs?: number }> {
+  const res = await ctx.api.request({
+    method: 'GET',
+    path: `/api/v1/responses/${encodeURIComponent(id)}`,
+    schema: ResponseBody.extend({ status: z.string() }),
+  });
+  return { body: res.data, requestId: res.requestId, retryAfterMs: res.retryAfterMs };
+}
+
+/** Waits up to `waitS` for a stored response to finish; 0 hands the id back at once. */
+export async function awaitResponse(
+  ctx: ToolContext,
+  id: string,
+  waitS: number,
+  model?: string,
+): Promise<ChatOut> {
+  const next = nextCall('job_status', id);
+  const pending = (status: string): ChatOut => ({ text: '', finish_reason: status, response_id: id, next });
+  if (waitS === 0) {
+    ctx.jobs.record({ id, kind: RESPONSE_KIND, model, status: 'queued', next });
+    return pending('queued');
+  }
+  const started = Date.now();
+  const outcome = await followJob<Read>(ctx, {
+    id,
+    kind: RESPONSE_KIND,
+    model,
+    next,
+    maxWaitS: waitS,
+    startMessage: `response ${id} is running in the background; waiting for it`,
+    poll: async (): Promise<Step<Read>> => {
+      const read = await fetchResponse(ctx, id);
+      const status = read.body.status ?? 'unknown';
+      if (!PENDING.has(status)) return { done: true, value: read };
+      const queued = status === 'queued';
+      return {
+        done: false,
+        state: queued ? 'queued' : 'running',
+        status,
+        message: queued ? 'in queue' : `generating, ${seconds(Date.now() - started)} so far`,
+        fraction: queued ? 0.05 : 0.5,
+        retryAfterMs: read.retryAfterMs,
+      };
+    },
+  });
+  if (!outcome.done) return pending(outcome.last?.status ?? 'in_progress');
+  const { body, requestId } = outcome.value;
+  if (body.status !== 'completed' && body.status !== 'incomplete') {
+    const reason = body.error?.message ?? `it ended ${body.status}`;
+    throw jobFailed(
+      ctx,
+      { id, kind: RESPONSE_KIND, status: body.status, error: reason, next: 'chat again' },
+      `Response ${id} did not complete: ${reason}.`,
+      { requestId, fix: 'Call chat again (a cancelled or failed background response gives no answer).' },
+    );
+  }
+  ctx.progress.report(`response ${body.status}`, 1);
+  const state = emptyState();
+  applyResponse(state, body);
+  const out = resultOf(state, requestId, body.model ?? model ?? '');
+  jobDone(ctx, {
+    id,
+    kind: RESPONSE_KIND,
+    status: body.status,
+    message: `response ${body.status}`,
+    ...(out.cost ? { cost: { amount: out.cost.amount, currency: out.cost.currency } } : {}),
+  });
+  return out;
+}
