@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The client suite has its own packages and runner (npm run test:clients).
+    exclude: ['test/clients/**', '**/node_modules/**'],
     globalSetup: ['test/setup/tool-coverage.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

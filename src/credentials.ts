@@ -27,6 +27,11 @@ export const HOW_TO_GET: Record<CredentialKind, string> = {
   session: `Copy the \`${PLATFORM_WORD}_session\` cookie of a signed-in browser on the platform and set ORBIT_SESSION to it (or pipe it to \`orbit-mcp login --session\`).`,
 };
 
+/** How to supply a missing kind where these credentials come from (a remote caller sends headers). */
+export function howToGet(credentials: CredentialProvider, kind: CredentialKind): string {
+  return credentials.howToGet?.(kind) ?? HOW_TO_GET[kind];
+}
+
 /**
  * Thrown by a prompt when the question must first go to the person and the call will be made
  * again with the answer (MCP's input_required): passes through sign-in untouched.
@@ -56,6 +61,8 @@ export interface CredentialProvider {
   rejected(credential: Credential): Promise<void>;
   /** Which kinds are present and where from; never values. */
   describe(): CredentialStatus[];
+  /** How to supply a missing kind, where it differs from HOW_TO_GET (a remote caller sends headers). */
+  howToGet?(kind: CredentialKind): string;
   /**
    * Present only where this process may sign the person in (stdio against a platform): obtains
    * an API key through the browser, or throws an error that says what to do next.

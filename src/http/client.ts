@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { type CredentialKind, type CredentialProvider, HOW_TO_GET } from '../credentials.js';
+import { type CredentialKind, type CredentialProvider, howToGet } from '../credentials.js';
 import {
   AbortedError,
   ConnectionError,
@@ -330,7 +330,7 @@ export class HttpClient {
     const credential = credentials.get(wanted);
     if (!credential) {
       throw new MissingCredentialError(`This needs ${wanted.replace('_', ' ')}, and none is configured.`, {
-        fix: HOW_TO_GET[wanted],
+        fix: howToGet(credentials, wanted),
         details: { credential: wanted },
       });
     }

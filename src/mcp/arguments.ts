@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { InputError } from '../errors.js';
 import type { AnyTool } from './define-tool.js';
 
@@ -36,9 +36,66 @@ export function parseInput(
       );
     }
   }
-  const parsed = schema.safeParse(given);
+  const parsed = schema.safeParse(decodeJsonText(schema, given, []));
   if (!parsed.success) throw inputErrorFrom(parsed.error, about.fix);
   return parsed.data;
+}
+
+/**
+ * Open values (records, objects without properties, `z.unknown()`) are listed as strings, since
+ * OpenAI strict mode cannot describe them (listing.ts), so they may come as JSON text: a record or
+ * open object is parsed from it; an unknown value is parsed when the text is a JSON object or
+ * array and kept as text otherwise. Values sent as JSON values are taken as they are.
+ */
+function decodeJsonText(schema: z.core.$ZodType, value: unknown, path: string[]): unknown {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault)
+    return value === undefined || value === null ? value : decodeJsonText(schema.unwrap(), value, path);
+  if (typeof value === 'string') {
+    const open =
+      schema instanceof z.ZodRecord || (schema instanceof z.ZodObject && !Object.keys(schema.shape).length);
+    if (open) return parseJsonObject(value, path);
+    if (schema instanceof z.ZodUnknown || schema instanceof z.ZodAny) return jsonContainer(value) ?? value;
+  }
+  if (schema instanceof z.ZodObject && isPlainObject(value))
+    return Object.fromEntries(
+      Object.entries(value).map(([key, entry]) => {
+        const field = schema.shape[key];
+        return [key, field ? decodeJsonText(field, entry, [...path, key]) : entry];
+      }),
+    );
+  if (schema instanceof z.ZodArray && Array.isArray(value))
+    return value.map((entry, index) => decodeJsonText(schema.element, entry, [...path, String(index)]));
+  return value;
+}
+
+/** The object or array that `text` is the JSON of, if it is one. */
+function jsonContainer(text: string): unknown {
+  if (!/^\s*[[{]/.test(text)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseJsonObject(text: string, path: string[]): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (isPlainObject(parsed)) return parsed;
+  const name = path.join('.');
+  throw new InputError(`Invalid arguments: ${name}: expected a JSON object (or its text).`, {
+    fix: `Pass ${name} as an object, or as text such as {"key": "value"}.`,
+    param: path[0],
+  });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Bad arguments: every problem, with the argument path, in one message. */

@@ -8,13 +8,13 @@ import { SessionEventStore } from './event-store.js';
 import type { HttpAuth } from './http-auth.js';
 import { rpcError } from './http-request.js';
 import { type Session, type SessionLimits, SessionRegistry } from './http-sessions.js';
-import { fingerprint } from './request-credentials.js';
+import { fingerprint, fingerprintAll } from './request-credentials.js';
 
 /** How long a client may wait before reconnecting a dropped stream (sent as the SSE `retry` field). */
 const RECONNECT_MS = 1_000;
 
 /** Builds the server of a new session, told when the platform refuses the session's key. */
-export type SessionServerFactory = (credential: Credential, session: Session) => Server;
+export type SessionServerFactory = (credentials: readonly Credential[], session: Session) => Server;
 
 /**
  * 2025-era clients keep what they had: sessions bound to the key that opened them, the resumable
@@ -31,7 +31,7 @@ export class LegacySessions {
     this.registry = new SessionRegistry(limits);
   }
 
-  /** A request on an existing session: only its own key reaches it, and a refused key ends it. */
+  /** A request on an existing session: only the credentials that opened it reach it, and a refused key ends it. */
   async continue(req: IncomingMessage, res: ServerResponse, id: string, owner: string, body: unknown) {
     const session = this.registry.find(id, owner);
     if (!session?.transport)
@@ -53,15 +53,16 @@ export class LegacySessions {
   async open(
     req: IncomingMessage,
     res: ServerResponse,
-    credential: Credential,
+    credentials: readonly Credential[],
     checked: boolean,
     body: unknown,
     toolsets: Toolset[] | undefined,
   ) {
     const admission = this.registry.admit(
-      fingerprint(credential),
+      fingerprintAll(credentials),
       req.socket.remoteAddress ?? 'unknown',
       checked,
+      fingerprint(credentials[0]!),
     );
     if (!admission.ok) {
       if (admission.status === 503) res.setHeader('retry-after', '30');
@@ -69,7 +70,7 @@ export class LegacySessions {
     }
     const session = admission.session;
     session.toolsets = toolsets;
-    const server = this.serverFor(credential, session);
+    const server = this.serverFor(credentials, session);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => this.registry.opened(session, id),

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ALL_TOOLSETS, ConfigSchema, type Toolset } from '../config.js';
 import type { Target } from '../context.js';
 import type { Credential } from '../credentials.js';
+import { PLATFORM_WORD } from '../word.js';
 
 /**
  * Bearer or x-api-key; with --sandbox an anonymous request gets the demo key, never elsewhere.
@@ -18,6 +19,20 @@ export function requestCredential(req: IncomingMessage, target: Target): Credent
   if (value) return { kind: 'api_key', value, source: 'request' };
   if (target.kind === 'sandbox') return { kind: 'api_key', value: target.demoKey, source: 'sandbox' };
   return undefined;
+}
+
+/** Headers that carry the admin credentials a caller may add to its key (never in a URL). */
+export const MANAGEMENT_TOKEN_HEADER = `x-${PLATFORM_WORD}-management-token`;
+export const SESSION_HEADER = `x-${PLATFORM_WORD}-session`;
+
+/** The management token and session a caller sent beside its key, for the admin tools. */
+export function requestExtras(req: IncomingMessage): Credential[] {
+  const extras: Credential[] = [];
+  const token = header(req, MANAGEMENT_TOKEN_HEADER);
+  if (token) extras.push({ kind: 'management_token', value: token, source: 'request' });
+  const session = header(req, SESSION_HEADER);
+  if (session) extras.push({ kind: 'session', value: session, source: 'request' });
+  return extras;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);

@@ -27,8 +27,10 @@ export interface Session {
   id?: string;
   transport?: StreamableHTTPServerTransport;
   server?: Server;
-  /** Fingerprint of the key that opened it; bound for life, no other key is served on it. */
+  /** Fingerprint of all the caller sent (key and admin credentials); bound for life, nothing else is served on it. */
   owner: string;
+  /** Fingerprint of the key alone, for the per-key bound. */
+  key: string;
   address: string;
   /** The platform confirmed the key before the session opened. */
   checked: boolean;
@@ -64,7 +66,7 @@ export class SessionRegistry {
     return this.all.size;
   }
 
-  admit(owner: string, address: string, checked: boolean): Admission {
+  admit(owner: string, address: string, checked: boolean, key = owner): Admission {
     const sessions = [...this.all];
     if (sessions.length >= this.limits.total)
       return {
@@ -85,7 +87,7 @@ export class SessionRegistry {
         message:
           'The platform cannot confirm keys right now, and no more unconfirmed sessions are taken; try again later.',
       };
-    const mine = sessions.filter((s) => s.owner === owner);
+    const mine = sessions.filter((s) => s.key === key);
     if (mine.length >= this.limits.perKey) {
       // The key's longest-idle session gives way; when all have streams open, the new one is refused.
       const idle = mine.filter((s) => s.open === 0).sort((a, b) => a.lastSeen - b.lastSeen)[0];
@@ -97,7 +99,15 @@ export class SessionRegistry {
         };
       this.close(idle);
     }
-    const session: Session = { owner, address, checked, refused: false, lastSeen: Date.now(), open: 0 };
+    const session: Session = {
+      owner,
+      key,
+      address,
+      checked,
+      refused: false,
+      lastSeen: Date.now(),
+      open: 0,
+    };
     this.all.add(session);
     return { ok: true, session };
   }

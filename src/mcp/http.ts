@@ -28,11 +28,12 @@ import {
   originAllowed,
   parseToolsets,
   readJson,
+  requestExtras,
   rpcError,
   TOO_LARGE,
 } from './http-request.js';
 import { DEFAULT_SESSION_LIMITS, type Session, type SessionLimits } from './http-sessions.js';
-import { fingerprint, RequestCredentials } from './request-credentials.js';
+import { fingerprint, fingerprintAll, RequestCredentials } from './request-credentials.js';
 import { isResourceMetadataPath, publicOrigin, resourceMetadata } from './resource-metadata.js';
 import { createMcpServer, type Registry } from './server.js';
 
@@ -56,7 +57,8 @@ export interface RunningHttp {
 
 /** What the per-request factory of the 2026 entry learns of the caller. */
 interface Caller {
-  credential: Credential;
+  /** The API key first, then any management token or session sent for the admin tools. */
+  credentials: readonly Credential[];
   toolsets?: Toolset[];
 }
 
@@ -88,31 +90,38 @@ export async function serveHttp(
   };
   let port = options.port;
 
-  const serverFor = (credential: Credential, toolsets: Toolset[] | undefined, session?: Session) =>
-    createMcpServer({
+  const serverFor = (
+    credentials: readonly Credential[],
+    toolsets: Toolset[] | undefined,
+    session?: Session,
+  ) => {
+    const key = fingerprint(credentials[0]!);
+    return createMcpServer({
       ...registry,
       config: runtime.config,
       client: runtime.client,
-      credentials: new RequestCredentials(credential, (refused) => {
+      credentials: new RequestCredentials(credentials, (refused) => {
         auth.keys.forget(refused);
         if (session) session.refused = true;
       }),
       files: runtime.files,
       jobs: runtime.jobs,
-      budget: session ? undefined : budgetFor(fingerprint(credential)),
+      budget: session ? undefined : budgetFor(key),
       trust: 'remote',
-      tenant: fingerprint(credential).slice(0, 32),
-      secrets: [credential.value],
+      // Files and jobs belong to the key: adding an admin credential does not change whose they are.
+      tenant: key.slice(0, 32),
+      secrets: credentials.map((credential) => credential.value),
       version: VERSION,
       toolsets,
       target: runtime.target,
     });
+  };
 
   // The caller rides in authInfo, the SDK's pass-through from the HTTP layer to the factory.
   const callerOf = (info: AuthInfo | undefined): Caller => info?.extra?.caller as Caller;
   const factory = ({ authInfo }: { authInfo?: AuthInfo }) => {
     const caller = callerOf(authInfo);
-    return serverFor(caller.credential, caller.toolsets);
+    return serverFor(caller.credentials, caller.toolsets);
   };
   const modern = toNodeHandler(
     createMcpHandler(factory, { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES }),
@@ -123,13 +132,13 @@ export async function serveHttp(
   const sessions = new LegacySessions(
     { ...DEFAULT_SESSION_LIMITS, ...options.limits },
     auth,
-    (credential, session) => serverFor(credential, session.toolsets, session),
+    (credentials, session) => serverFor(credentials, session.toolsets, session),
   );
 
   const withCaller = (req: IncomingMessage, caller: Caller) => {
     const authInfo: AuthInfo = {
       token: '',
-      clientId: fingerprint(caller.credential).slice(0, 16),
+      clientId: fingerprint(caller.credentials[0]!).slice(0, 16),
       scopes: [],
       extra: { caller },
     };
@@ -139,6 +148,7 @@ export async function serveHttp(
   const handleMcp = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
     const credential = auth.credential(req, res);
     if (!credential) return;
+    const credentials = [credential, ...requestExtras(req)];
     const toolsets = parseToolsets(url.searchParams.get('toolsets'));
     if (toolsets instanceof Error)
       return json(res, 400, { error: 'invalid_toolsets', message: toolsets.message });
@@ -146,7 +156,7 @@ export async function serveHttp(
     if (body === HANDLED) return;
 
     const sessionId = options.stateless ? undefined : header(req, 'mcp-session-id');
-    if (sessionId) return sessions.continue(req, res, sessionId, fingerprint(credential), body);
+    if (sessionId) return sessions.continue(req, res, sessionId, fingerprintAll(credentials), body);
 
     const legacy = req.method !== 'POST' || (await isLegacyRequest(await toWebRequest(req, body), body));
     if (legacy && !options.stateless && (req.method !== 'POST' || !isInitializeRequest(body))) {
@@ -154,10 +164,10 @@ export async function serveHttp(
     }
     const vouched = await auth.vouch(req, res, credential);
     if (!vouched.ok) return;
-    const caller = { credential, toolsets };
+    const caller = { credentials, toolsets };
     if (options.stateless) return stateless(withCaller(req, caller), res, body);
     if (!legacy) return modern(withCaller(req, caller), res, body);
-    return sessions.open(req, res, credential, vouched.checked, body, toolsets);
+    return sessions.open(req, res, credentials, vouched.checked, body, toolsets);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

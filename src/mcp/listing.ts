@@ -12,7 +12,7 @@ export function toolListing(tool: AnyTool): Tool {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: leanSchema(tool.input) as Tool['inputSchema'],
+      inputSchema: strictReady(leanSchema(tool.input)) as Tool['inputSchema'],
       outputSchema: shapeOnly(leanSchema(tool.output)) as Tool['outputSchema'],
       annotations: wireAnnotations(tool.annotations),
     };
@@ -59,6 +59,50 @@ function strip(value: unknown): unknown {
     out[key] = strip(entry);
   }
   return out;
+}
+
+/**
+ * Keeps an input schema convertible to OpenAI strict mode (the Agents SDK's
+ * `convertSchemasToStrict`, LangChain's and Mastra's OpenAI paths), which has no open objects and
+ * no untyped values: a tool without arguments says `additionalProperties: false` (in place of
+ * `properties: {}`); an open value
+ * (a record, an object without properties, `z.unknown()`) is listed as a string, which the model
+ * fills with JSON text and `parseArguments` decodes. Objects that declare properties stay without
+ * `additionalProperties` (converters close them; tokens).
+ */
+function strictReady(schema: Record<string, unknown>): Record<string, unknown> {
+  if (hasProperties(schema)) return openValuesAsText(schema) as Record<string, unknown>;
+  // `properties: {}` says nothing more than its absence (MCP makes it optional); closing costs the same.
+  const { properties: _none, ...rest } = schema;
+  return { ...rest, additionalProperties: false };
+}
+
+function openValuesAsText(node: unknown): unknown {
+  if (!isObject(node)) return node;
+  if (node.type === 'object' && !hasProperties(node)) {
+    const said = typeof node.description === 'string' ? `: ${node.description}` : '';
+    return { type: 'string', description: `JSON object${said}` };
+  }
+  if (!TYPED.some((key) => key in node)) return { type: 'string', ...node };
+  const out: Record<string, unknown> = { ...node };
+  if (isObject(node.properties))
+    out.properties = Object.fromEntries(
+      Object.entries(node.properties).map(([name, value]) => [name, openValuesAsText(value)]),
+    );
+  if (node.type === 'array') out.items = openValuesAsText(node.items ?? {});
+  if (Array.isArray(node.anyOf)) out.anyOf = node.anyOf.map(openValuesAsText);
+  return out;
+}
+
+/** Keywords that give a schema its type; a schema with none of them takes any value. */
+const TYPED = ['type', 'anyOf', 'oneOf', 'allOf', '$ref', 'enum', 'const', 'not'];
+
+function hasProperties(node: Record<string, unknown>): boolean {
+  return isObject(node.properties) && Object.keys(node.properties).length > 0;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

@@ -6,29 +6,48 @@ import {
   type CredentialStatus,
   describeCredentials,
 } from '../credentials.js';
+import { PLATFORM_WORD } from '../word.js';
+import { MANAGEMENT_TOKEN_HEADER, SESSION_HEADER } from './http-request.js';
 
 /** A credential's identity without its value: sessions are bound to it, rejections remembered by it. */
 export function fingerprint(credential: Credential): string {
   return createHash('sha256').update(credential.value).digest('hex');
 }
 
+/** The identity of everything a caller sent (its key and any admin credential): what a session is bound to. */
+export function fingerprintAll(credentials: readonly Credential[]): string {
+  const hash = createHash('sha256');
+  for (const credential of [...credentials].sort((a, b) => a.kind.localeCompare(b.kind)))
+    hash.update(`${credential.kind}\n${credential.value}\n`);
+  return hash.digest('hex');
+}
+
 /**
- * The key one HTTP caller sent, for the life of its session. A 401 from the platform on it is
- * reported (only for a key the caller brought, never the sandbox's demo key): the session is then
- * told to sign in again, and the client opens a new session with its new key.
+ * What one HTTP caller sent (its key, and a management token or session for the admin tools), for
+ * the life of its session. A 401 from the platform on the key is reported (only for a key the
+ * caller brought, never the sandbox's demo key): the session is then told to sign in again, and the
+ * client opens a new session with its new key.
  */
 export class RequestCredentials implements CredentialProvider {
   constructor(
-    private readonly credential: Credential,
+    private readonly credentials: readonly Credential[],
     private readonly onRejected: (credential: Credential) => void,
   ) {}
 
   get(kind: CredentialKind): Credential | undefined {
-    return this.credential.kind === kind ? this.credential : undefined;
+    return this.credentials.find((credential) => credential.kind === kind);
   }
 
   async rejected(credential: Credential): Promise<void> {
-    if (credential.source === 'request') this.onRejected(credential);
+    if (credential.kind === 'api_key' && credential.source === 'request') this.onRejected(credential);
+  }
+
+  howToGet(kind: CredentialKind): string {
+    if (kind === 'management_token')
+      return `Send a management token in the \`${MANAGEMENT_TOKEN_HEADER}\` header of every request, beside your key (create one in the platform account settings).`;
+    if (kind === 'session')
+      return `Send the \`${PLATFORM_WORD}_session\` cookie of a signed-in browser in the \`${SESSION_HEADER}\` header of every request, beside your key.`;
+    return 'Send your API key as `Authorization: Bearer <key>`, or sign in with OAuth.';
   }
 
   describe(): CredentialStatus[] {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ToolContext } from '../../src/context.js';
 import { explainRefusal } from '../../src/credential-refusal.js';
+import { howToGet } from '../../src/credentials.js';
 import { isOrbitError } from '../../src/errors.js';
 
 /**
@@ -167,7 +168,7 @@ export async function readUsage(ctx: Pick<ToolContext, 'api' | 'credentials' | '
     out.notes.push(`Input-token and image quotas (management route) unavailable: ${describe(token.reason)}`);
   } else {
     out.notes.push(
-      'Input-token and image quotas need a management token with usage:read (ORBIT_MANAGEMENT_TOKEN).',
+      `Input-token and image quotas need a management token with usage:read. ${howToGet(ctx.credentials, 'management_token')}`,
     );
   }
   // Nothing came back at all: the first failure is the answer.

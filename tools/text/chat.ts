@@ -1,6 +1,7 @@
 import { NotFoundError, UpstreamInvalidError } from '../../src/errors.js';
 import { routeMissing } from '../../src/http/fallback.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
+import { verifyReply } from '../verify/verify-reply.js';
 import { LEGACY_PATH, legacyInto } from './legacy.js';
 import { type ChatArgs, Input } from './options.js';
 import { ChatOut, chatText, emptyState, resultOf } from './reply.js';
@@ -20,10 +21,10 @@ export default defineTool({
   nature: 'spend',
   async run(args, ctx) {
     const request = buildRequest(args);
-    // The one place that sees the request as sent and the reply as read: a check of the reply (an
-    // enclave signature: set request.capture, then verify `sent.captured`) goes here.
-    const { out } = await answer(request, args, ctx);
-    return out;
+    const { out, sent } = await answer(request, args, ctx);
+    if (!args.verify) return out;
+    // The one place that sees the request as sent and the reply as read, byte for byte.
+    return { ...out, verification: await verification(args.model, sent, ctx) };
   },
   spent: (r) => (r.cost?.currency.toUpperCase() === 'USD' ? r.cost.amount : undefined),
   text: chatText,
@@ -57,6 +58,29 @@ async function answer(
     return { out: { ...out, ...(sent.requestId ? { request_id: sent.requestId } : {}) }, sent };
   }
   return { out: resultOf(state, sent.requestId, args.model), sent };
+}
+
+/** The enclave's signature over the exact bytes exchanged; the answer stands either way. */
+async function verification(
+  model: string,
+  sent: Exchange,
+  ctx: ToolContext,
+): Promise<ChatOut['verification']> {
+  const captured = sent.captured;
+  if (!captured?.complete) {
+    const why = captured
+      ? 'the reply was cut before its end, so its bytes cannot be checked.'
+      : 'the exact bytes were not kept (the legacy text route answered).';
+    return { verified: false, verdict: `unverified: ${why}`, failed: ['bytes_kept'] };
+  }
+  ctx.progress.report('verifying the enclave signature');
+  const verdict = await verifyReply(ctx, {
+    model,
+    requestId: sent.requestId,
+    requestBody: captured.request,
+    responseBody: captured.response,
+  });
+  return { verified: verdict.verified, verdict: verdict.verdict, failed: verdict.failed };
 }
 
 /** The chat-completions route is absent here (404): the legacy text route, when the request fits it. */

@@ -1,4 +1,5 @@
 import { InputError } from '../../src/errors.js';
+import { isEnclaveModel, TEE_MODEL_PREFIX } from '../../src/tee/index.js';
 import type { Conversation } from './conversation.js';
 import type { ChatArgs } from './options.js';
 
@@ -48,6 +49,26 @@ export function checkArguments(args: ChatArgs, conversation: Conversation): void
     }
   }
   checkTools(args);
+  if (args.verify) checkVerify(args);
+}
+
+/** A signature is over the bytes of one exchange with an enclave: refused before anything is paid. */
+function checkVerify(args: ChatArgs): void {
+  if (!isEnclaveModel(args.model)) {
+    throw new InputError(
+      `verify works only with enclave models (ids starting with ${TEE_MODEL_PREFIX}); "${args.model}" signs nothing.`,
+      {
+        param: 'verify',
+        fix: `Pick a model from models_list with filter "${TEE_MODEL_PREFIX}", or drop verify.`,
+      },
+    );
+  }
+  if (args.background !== undefined) {
+    throw new InputError('verify checks the reply of this exchange; a background response is read later.', {
+      param: 'verify',
+      fix: 'Drop background, or call tee_verify with the response id once it is done.',
+    });
+  }
 }
 
 const verb = (names: unknown[]) => (names.length > 1 ? 'work' : 'works');

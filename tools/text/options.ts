@@ -44,5 +44,7 @@ export const Input = z.object({
   retention_days: z.number().int().min(0).max(365).optional(),
   // Waits are capped by src/jobs (10 minutes in a plain call), so no upper bound is listed.
   background: z.number().min(0).optional().describe('s to wait; 0: id now'),
+  verify: z.boolean().optional().describe('TEE/ models: check signature'),
+  eval_store_content: z.boolean().optional(),
 });
 export type ChatArgs = z.infer<typeof Input>;

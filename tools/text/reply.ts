@@ -138,6 +138,10 @@ export const ChatOut = z.object({
   request_id: z.string().optional(),
   response_id: z.string().optional(),
   next: z.string().optional(),
+  /** With verify: true, the enclave signature's verdict (tee_verify request_id shows every check). */
+  verification: z
+    .object({ verified: z.boolean(), verdict: z.string(), failed: z.array(z.string()) })
+    .optional(),
 });
 export type ChatOut = z.infer<typeof ChatOut>;
 
@@ -203,6 +207,7 @@ export function answerText(r: Pick<ChatOut, 'text' | 'tool_calls'>): string {
 export function chatText(r: ChatOut): string {
   const lines = [answerText(r)].filter(Boolean);
   if (r.next) lines.push(`Still running. Next: call ${r.next}.`);
+  if (r.verification) lines.push(`Enclave signature: ${r.verification.verdict}`);
   const u = r.usage;
   const facts = [
     r.model ?? '',

@@ -1,4 +1,5 @@
 import { InputError } from '../../src/errors.js';
+import { EVAL_STORE_CONTENT_FLAG } from '../../src/word.js';
 import { checkArguments } from './checks.js';
 import { type Conversation, readConversation } from './conversation.js';
 import { type ChatArgs, type Format, SUFFIXES } from './options.js';
@@ -78,6 +79,8 @@ export function buildRequest(args: ChatArgs): ChatRequest {
     }
   }
   if (body.stream === true && format === 'chat') body.stream_options = { include_usage: true };
+  // Spec 2 §2.7: traces keep content only when the caller opts in with this flag.
+  if (args.eval_store_content) body[EVAL_STORE_CONTENT_FLAG] = true;
   return {
     format,
     path: PATHS[format],
@@ -86,7 +89,7 @@ export function buildRequest(args: ChatArgs): ChatRequest {
     stream: body.stream === true,
     ...(waitS !== undefined ? { waitS } : {}),
     conversation,
-    capture: false,
+    capture: args.verify === true,
     plain:
       format === 'chat' &&
       !args.tools?.length &&
