@@ -17,7 +17,7 @@ export type { Progress } from './progress.js';
 /** Which platform the server talks to; `none` until a base URL is set. */
 export type Target =
   | { kind: 'platform'; baseUrl: string }
-  | { kind: 'sandbox'; baseUrl: string; demoKey: string }
+  | { kind: 'sandbox'; baseUrl: string; demoKey: string; teeRootsPath: string }
   | { kind: 'none' };
 
 export interface ToolContext {

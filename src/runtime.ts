@@ -41,7 +41,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // Nobody reads the request log of a product sandbox beyond the last few calls.
     const sandbox = await startSandbox({ quiet: true, timing: { streamChunkDelayMs: 20 }, maxRecorded: 200 });
     stopSandbox = () => sandbox.close();
-    target = { kind: 'sandbox', baseUrl: sandbox.url, demoKey: sandbox.demoKey };
+    target = {
+      kind: 'sandbox',
+      baseUrl: sandbox.url,
+      demoKey: sandbox.demoKey,
+      teeRootsPath: sandbox.teeRootsPath,
+    };
     credentials.push({ kind: 'api_key', value: sandbox.demoKey, source: 'sandbox' });
     // The demo person's management token (every scope) and session, so keys, usage quotas, teams
     // and settings work offline too; ones set in the environment win.

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { buildApp, createEnvelopes } from './app.js';
-import { SANDBOX_DEMO_KEY } from './constants.js';
+import { CONTROL_PREFIX, SANDBOX_DEMO_KEY } from './constants.js';
 import { FaultControl } from './faults.js';
 import { SandboxState } from './state.js';
 import { SandboxEnclave } from './tee/enclave.js';
@@ -51,6 +51,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url,
     port,
     demoKey: SANDBOX_DEMO_KEY,
+    teeRootsPath: `${CONTROL_PREFIX}/tee/roots`,
     state,
     faults,
     requests,

@@ -72,6 +72,8 @@ export interface Sandbox {
   port: number;
   /** A key that always exists, with a balance: what `--sandbox` uses for the person. */
   demoKey: string;
+  /** The control route that serves the sandbox's own attestation roots (trusted only against it). */
+  teeRootsPath: string;
   close(): Promise<void>;
   state: SandboxState;
   faults: FaultControl;

@@ -31,7 +31,12 @@ export function contextFor(
   });
   const credentials = new StaticCredentials([{ kind: 'api_key', value: key, source: 'sandbox' }]);
   const api = http.api({ credentials, signal: new AbortController().signal, log: createLogger('silent') });
-  const target: Target = { kind: 'sandbox', baseUrl: sandbox.url, demoKey: sandbox.demoKey };
+  const target: Target = {
+    kind: 'sandbox',
+    baseUrl: sandbox.url,
+    demoKey: sandbox.demoKey,
+    teeRootsPath: sandbox.teeRootsPath,
+  };
   return { ctx: { api, credentials, target }, close: () => http.close() };
 }
 

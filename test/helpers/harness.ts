@@ -107,7 +107,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     tenant: options.tenant ?? 'local',
     jobs: new JobStore(),
     secrets: options.secrets,
-    target: options.target ?? { kind: 'sandbox', baseUrl: sandbox.url, demoKey: sandbox.demoKey },
+    target: options.target ?? {
+      kind: 'sandbox',
+      baseUrl: sandbox.url,
+      demoKey: sandbox.demoKey,
+      teeRootsPath: sandbox.teeRootsPath,
+    },
     version: 'test',
   });
   const client = new Client(

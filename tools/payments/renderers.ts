@@ -3,7 +3,7 @@ import { InputError } from '../../src/errors.js';
 import type { BytesResponse } from '../../src/http/client.js';
 import type { ExtraContent, ToolContext } from '../../src/mcp/define-tool.js';
 import { DataOut, dataContent, dataText, renderDataReply } from '../data/reply.js';
-import { SearchArgs, SearchOut, searchFromBytes, searchText } from '../search/web_search.js';
+import { SearchArgs, SearchOut, searchFromBytes, searchText } from '../search/search.js';
 
 /**
  * How each tool that can ask for a quote renders the paid call's reply: the same way it renders

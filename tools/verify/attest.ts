@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
-import { CONTROL_PREFIX } from '../../src/sandbox/constants.js';
 import {
   type AttestationVerdict,
   isEnclaveModel,
@@ -80,7 +79,7 @@ async function trustedRoots(ctx: Scope): Promise<{ roots: TrustedRoots; sandbox:
   if (ctx.target.kind !== 'sandbox') return { roots: PINNED_ROOTS, sandbox: false };
   const { data } = await ctx.api.request({
     method: 'GET',
-    path: `${CONTROL_PREFIX}/tee/roots`,
+    path: ctx.target.teeRootsPath,
     credential: 'none',
     schema: SandboxRoots,
   });
