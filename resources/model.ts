@@ -1,6 +1,7 @@
 import { InputError } from '../src/errors.js';
 import { defineResource } from '../src/mcp/define-resource.js';
 import { URI_SCHEME } from '../src/word.js';
+import { modelIdOfKind, modelKinds } from '../tools/models/completions.js';
 import { fetchModel } from '../tools/models/shared.js';
 import { parseKind } from './models.js';
 
@@ -10,6 +11,7 @@ export default defineResource({
   title: 'One model',
   description: 'One model in full: details, pricing, providers or endpoint metadata.',
   mimeType: 'application/json',
+  complete: { kind: modelKinds, id: modelIdOfKind },
   async read(params, { api }) {
     const kind = parseKind(params.kind);
     const id = params.id ?? '';

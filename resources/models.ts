@@ -1,6 +1,7 @@
 import { InputError } from '../src/errors.js';
 import { defineResource } from '../src/mcp/define-resource.js';
 import { URI_SCHEME } from '../src/word.js';
+import { modelKinds } from '../tools/models/completions.js';
 import { fetchCatalog, MODEL_KINDS, type ModelKind, summarize } from '../tools/models/shared.js';
 
 export function parseKind(kind: string | undefined): ModelKind {
@@ -14,6 +15,7 @@ export default defineResource({
   title: 'Model catalog',
   description: 'The catalog of one kind of model (text, image, video, audio, embedding).',
   mimeType: 'application/json',
+  complete: { kind: modelKinds },
   async list() {
     return MODEL_KINDS.map((kind) => ({ uri: `${URI_SCHEME}://models/${kind}`, name: `${kind} models` }));
   },

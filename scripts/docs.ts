@@ -2,6 +2,7 @@
 
 import pkg from '../package.json' with { type: 'json' };
 import { TOOLSETS } from '../src/config.js';
+import { type AnyPrompt, enumValues } from '../src/mcp/define-prompt.js';
 import type { AnyTool, Nature } from '../src/mcp/define-tool.js';
 import { PLATFORM_WORD } from '../src/word.js';
 
@@ -108,6 +109,25 @@ export function toolTable(tools: readonly AnyTool[]): string {
   return ['| tool | toolset | nature | credential | what it does |', '|---|---|---|---|---|', ...rows].join(
     '\n',
   );
+}
+
+/** Each prompt with its arguments (optional ones after "optional:", enum choices spelt out) and the tools it calls. */
+export function promptTable(prompts: readonly AnyPrompt[]): string {
+  const rows = prompts.map((prompt) => {
+    const args = Object.entries(prompt.arguments.shape).map(([name, schema]) => {
+      const choices = enumValues(schema);
+      return {
+        optional: schema.isOptional(),
+        text: `\`${name}\`${choices ? ` (${choices.join(', ')})` : ''}`,
+      };
+    });
+    const required = args.filter((arg) => !arg.optional).map((arg) => arg.text);
+    const optional = args.filter((arg) => arg.optional).map((arg) => arg.text);
+    const listed = [...required, ...(optional.length ? [`optional: ${optional.join(', ')}`] : [])].join('; ');
+    const tools = prompt.tools.map((tool) => `\`${tool}\``).join(', ');
+    return `| \`${prompt.name}\` | ${listed || '-'} | ${tools || '-'} | ${prompt.description.replace(/\|/g, '\\|')} |`;
+  });
+  return ['| prompt | arguments | tools it calls | what it does |', '|---|---|---|---|', ...rows].join('\n');
 }
 
 const unique = (values: string[]) => [...new Set(values)];

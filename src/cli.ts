@@ -134,13 +134,14 @@ export async function main(argv: string[]): Promise<number> {
     );
   }
   // The transports are handed what they serve; nothing in src/mcp imports the tools.
-  const [{ toolCatalog }, { resources }] = await Promise.all([
+  const [{ toolCatalog }, { resources }, { prompts }] = await Promise.all([
     import('../tools/index.js'),
     import('../resources/index.js'),
+    import('../prompts/index.js'),
   ]);
   const emptyToolsets = emptyToolsetsWarning(config.toolsets, toolCatalog.hasTools);
   if (emptyToolsets) process.stderr.write(`orbit-mcp: ${emptyToolsets}\n`);
-  const registry = { tools: toolCatalog, resources };
+  const registry = { tools: toolCatalog, resources, prompts };
   if (values.http) {
     const { serveHttp } = await import('./mcp/http.js');
     const http = await serveHttp(runtime, registry, {

@@ -7,6 +7,7 @@
 
 import { delimiter } from 'node:path';
 import type { Server, Transport } from '@modelcontextprotocol/server';
+import { prompts } from '../prompts/index.js';
 import { resources } from '../resources/index.js';
 import { toolCatalog } from '../tools/index.js';
 import { type ConfigInput, emptyToolsetsWarning, loadConfig, type Toolset } from './config.js';
@@ -56,7 +57,7 @@ export async function createOrbitServer(options: OrbitServerOptions = {}): Promi
   const emptyToolsets = emptyToolsetsWarning(config.toolsets, toolCatalog.hasTools);
   if (emptyToolsets) createLogger(config.logLevel).warning(emptyToolsets);
   const runtime: Runtime = await createRuntime(config, { sandbox: options.sandbox });
-  const createServer = () => createLocalServer(runtime, { tools: toolCatalog, resources });
+  const createServer = () => createLocalServer(runtime, { tools: toolCatalog, resources, prompts });
   return {
     target: runtime.target,
     createServer,

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { prompts } from '../../prompts/index.js';
 import { resources } from '../../resources/index.js';
 import { loadConfig } from '../../src/config.js';
 import { StaticCredentials } from '../../src/credentials.js';
@@ -39,6 +40,7 @@ export async function startInProcess(baseUrl: string, apiKey: string): Promise<I
     credentials: new StaticCredentials([{ kind: 'api_key', value: apiKey, source: 'env' }]),
     tools: toolCatalog,
     resources,
+    prompts,
     files: { outputDir: BENCH_OUTPUT_DIR, media: new MediaStore() },
     trust: 'local',
     tenant: 'local',

@@ -1,3 +1,4 @@
+import type { Completer } from './define-prompt.js';
 import type { ToolContext } from './define-tool.js';
 
 /** A resource or resource template (`orbit://models/{kind}`). Reads get the same context as tools. */
@@ -10,6 +11,8 @@ export interface ResourceDefinition {
   mimeType: string;
   /** Concrete resources to list (only for fixed URIs or small known sets). */
   list?(ctx: ToolContext): Promise<{ uri: string; name: string; title?: string }[]>;
+  /** Completers for the template's `{name}` parts (completion/complete). */
+  complete?: Readonly<Record<string, Completer>>;
   /** A `mimeType` in the reply overrides the resource's (media files differ by type). */
   read(
     params: Record<string, string>,

@@ -11,18 +11,22 @@ import type { Runtime } from '../runtime.js';
 import { createRedactor } from '../secrets.js';
 import { VERSION } from '../version.js';
 import type { ToolCatalog } from './catalog.js';
+import { registerCompletions } from './completions.js';
+import type { AnyPrompt } from './define-prompt.js';
 import type { ResourceDefinition } from './define-resource.js';
 import type { Target } from './define-tool.js';
 import { createStateCodec } from './input.js';
 import { instructionsFor } from './instructions.js';
+import { PromptOffer, registerPrompts } from './prompt-gets.js';
 import { registerResources } from './resource-reads.js';
 import { clientRoots } from './roots.js';
 import { registerToolCalls } from './tool-calls.js';
 
-/** What the server offers: the tool listing (modules loaded on first call) and the resources. */
+/** What the server offers: the tool listing (modules loaded on first call), the resources and the prompts. */
 export interface Registry {
   tools: ToolCatalog;
   resources: readonly ResourceDefinition[];
+  prompts: readonly AnyPrompt[];
 }
 
 export interface ServerDeps extends Registry {
@@ -59,6 +63,9 @@ const CLIENT_LEVELS: Record<Exclude<LogLevel, 'silent'>, 'debug' | 'info' | 'war
 
 const processCodec = createStateCodec();
 
+/** How long a completion may wait for the platform (a catalog read); past it, nothing is suggested. */
+const COMPLETION_READ_MS = 10_000;
+
 /**
  * One MCP server for one connection (stdio), one 2025 session, or one 2026 request: the low-level
  * SDK Server with our own dispatch (tools from the catalog, resources from the registry). The
@@ -69,7 +76,7 @@ export function createMcpServer(deps: ServerDeps): Server {
   const server = new Server(
     { name: 'orbit-mcp', title: 'Orbit', version: deps.version },
     {
-      capabilities: { tools: {}, resources: {}, logging: {} },
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} },
       instructions: deps.instructions ?? instructionsFor(deps.target),
       requestState: { verify: stateCodec.verify },
     },
@@ -137,6 +144,31 @@ export function createMcpServer(deps: ServerDeps): Server {
     resources: deps.resources,
     redactor,
     contextFor: (ctx) => contextFor(ctx),
+    log: stderrLog,
+  });
+  const offer = new PromptOffer(deps.prompts, {
+    listed,
+    toolsets,
+    readOnly: deps.config.readOnly,
+    target: deps.target,
+  });
+  registerPrompts({ server, offer, redactor });
+  registerCompletions({
+    server,
+    offer,
+    resources: deps.resources,
+    contextFor: (filled) => ({
+      ...offer.context,
+      // A catalog read is shared by the completions typed meanwhile, and clients cancel a stale
+      // completion as the person types: it is bounded on its own, not by the request that began it.
+      api: deps.client.api({
+        credentials: deps.credentials,
+        signal: AbortSignal.timeout(COMPLETION_READ_MS),
+        log: stderrLog,
+      }),
+      tenant: deps.tenant,
+      arguments: filled,
+    }),
     log: stderrLog,
   });
   return server;

@@ -11,6 +11,7 @@ import {
   ElicitRequestSchema,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
+import { prompts } from '../../prompts/index.js';
 import { resources } from '../../resources/index.js';
 import type { SignInOptions } from '../../src/auth/sign-in.js';
 import { CredentialStore } from '../../src/auth/store.js';
@@ -73,6 +74,7 @@ export async function startStdioLike(options: StdioLikeOptions): Promise<StdioLi
     credentials,
     tools: toolCatalog,
     resources,
+    prompts,
     files: { outputDir: options.configDir, media: new MediaStore() },
     trust: 'local',
     tenant: 'local',

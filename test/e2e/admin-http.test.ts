@@ -25,7 +25,18 @@ let server: { url: string; child: ChildProcess };
 beforeAll(async () => {
   sandbox = await startSandbox({ quiet: true });
   server = await startHttpServer(
-    [BIN, '--http', '--port', '0', '--base-url', sandbox.url, '--toolsets', 'account,teams', '--log-level', 'error'],
+    [
+      BIN,
+      '--http',
+      '--port',
+      '0',
+      '--base-url',
+      sandbox.url,
+      '--toolsets',
+      'account,teams',
+      '--log-level',
+      'error',
+    ],
     { env: { PATH: process.env.PATH ?? '' } },
   );
 });

@@ -101,7 +101,9 @@ describe('usage_get', () => {
 
   it('says what a management token would add, and which scope a token lacks', async () => {
     const none = await usageWith({ key: P.demo.apiKey });
-    expect(out(none).notes.join(' ')).toMatch(/management token with usage:read\. Create .*ORBIT_MANAGEMENT_TOKEN/);
+    expect(out(none).notes.join(' ')).toMatch(
+      /management token with usage:read\. Create .*ORBIT_MANAGEMENT_TOKEN/,
+    );
     const wrongScope = await usageWith({ key: P.demo.apiKey, token: T.keysRead });
     expect(wrongScope.isError).toBeFalsy();
     expect(out(wrongScope).quotas.daily_operations.used).toBe(37);

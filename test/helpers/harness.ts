@@ -16,6 +16,7 @@ import {
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
 import { inject } from 'vitest';
+import { prompts } from '../../prompts/index.js';
 import { resources } from '../../resources/index.js';
 import { type ConfigInput, loadConfig } from '../../src/config.js';
 import type { Target } from '../../src/context.js';
@@ -100,6 +101,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     credentials,
     tools: toolCatalog,
     resources,
+    prompts,
     files: { outputDir, allowDirs: options.allowDirs, media: options.media ?? new MediaStore() },
     trust: options.trust ?? 'local',
     tenant: options.tenant ?? 'local',

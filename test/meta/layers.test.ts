@@ -23,10 +23,10 @@ describe('layers', () => {
     expect(importCycles(edges).map((cycle) => cycle.join(' > '))).toEqual([]);
   });
 
-  it('keeps shared machinery free of tools and resources (only the entry points wire them in)', () => {
+  it('keeps shared machinery free of tools, resources and prompts (only the entry points wire them in)', () => {
     const entries = new Set(['src/cli.ts', 'src/index.ts']);
     const found = edges.filter(
-      (e) => e.from.startsWith('src/') && !entries.has(e.from) && /^(tools|resources)\//.test(e.to),
+      (e) => e.from.startsWith('src/') && !entries.has(e.from) && /^(tools|resources|prompts)\//.test(e.to),
     );
     expect(list(found)).toEqual([]);
   });
