@@ -1,6 +1,11 @@
 import { delimiter } from 'node:path';
 import { parseArgs } from 'node:util';
+import { prompts } from '../prompts/index.js';
+import { resources } from '../resources/index.js';
+import { toolCatalog } from '../tools/index.js';
 import { ConfigError, type ConfigInput, emptyToolsetsWarning, loadConfig } from './config.js';
+import { serveStdio } from './mcp/stdio.js';
+import { createRuntime } from './runtime.js';
 import { VERSION } from './version.js';
 
 const HELP = `orbit-mcp ${VERSION}: MCP server for the Orbit AI platform
@@ -126,7 +131,6 @@ export async function main(argv: string[]): Promise<number> {
       sandbox: values.sandbox,
     });
   }
-  const { createRuntime } = await import('./runtime.js');
   const runtime = await createRuntime(config, { sandbox: values.sandbox });
   if (runtime.target.kind === 'none') {
     process.stderr.write(
@@ -134,11 +138,6 @@ export async function main(argv: string[]): Promise<number> {
     );
   }
   // The transports are handed what they serve; nothing in src/mcp imports the tools.
-  const [{ toolCatalog }, { resources }, { prompts }] = await Promise.all([
-    import('../tools/index.js'),
-    import('../resources/index.js'),
-    import('../prompts/index.js'),
-  ]);
   const emptyToolsets = emptyToolsetsWarning(config.toolsets, toolCatalog.hasTools);
   if (emptyToolsets) process.stderr.write(`orbit-mcp: ${emptyToolsets}\n`);
   const registry = { tools: toolCatalog, resources, prompts };
@@ -156,7 +155,6 @@ export async function main(argv: string[]): Promise<number> {
     await runtime.close();
     return 0;
   }
-  const { serveStdio } = await import('./mcp/stdio.js');
   await serveStdio(runtime, registry);
   return 0;
 }
