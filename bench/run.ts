@@ -2,7 +2,8 @@
  * `npm run bench`: measures orbit-mcp against baselines in one run and writes bench/results.json
  * and the README's benchmark table. Everything runs on 127.0.0.1; every loop is bounded.
  * Sizes can be lowered for a quick look (BENCH_START_RUNS, BENCH_CHAT_CALLS, BENCH_RPS_WINDOW_MS),
- * but the published figures use the defaults.
+ * but the published figures use the defaults. BENCH_NODE=<path to another node> adds the cold start
+ * on that Node (CI's Node 22 from the npm registry, where the bin uses Node's compile cache).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { markdownTable, writeReadmeBlock, writeResults } from './lib/report.js';
 import { measureFirstProgress } from './measures/first-progress.js';
 import { measureChatLatency } from './measures/latency.js';
 import { measureSoak } from './measures/soak.js';
-import { measureStartUp, startUpFigures } from './measures/start-up.js';
+import { measureStartUp, otherNodeFigure, startUpFigures } from './measures/start-up.js';
 import { measureThroughput } from './measures/throughput.js';
 import { measureTokens } from './measures/tokens.js';
 
@@ -62,6 +63,19 @@ try {
     START_RUNS,
   );
   figures.push(...startUpFigures(samples, 'orbit', 'baseline', 'unbundled'));
+  const otherNode = process.env.BENCH_NODE;
+  if (otherNode) {
+    const version = execFileSync(otherNode, ['--version'], { encoding: 'utf8' }).trim();
+    say(`cold start on Node ${version}…`);
+    const other = await measureStartUp(
+      [
+        { name: 'orbit', args: [ORBIT_BIN], env: orbitEnv, node: otherNode },
+        { name: 'baseline', args: [baselines.bundled], env: {}, node: otherNode },
+      ],
+      START_RUNS,
+    );
+    figures.push(otherNodeFigure(other, version));
+  }
 
   say('tools/list tokens…');
   figures.push(...(await measureTokens([ORBIT_BIN], orbitEnv)));
