@@ -33,6 +33,11 @@ Options:
   --max-spend-usd N       refuse paid calls past N USD, per process or HTTP session (ORBIT_MAX_SPEND_USD)
   --log-level L           debug|info|warning|error|silent (ORBIT_LOG_LEVEL)
 
+Several replicas (HTTP):
+  --store URL             shared state in Redis or Valkey, redis://host:port (ORBIT_STORE_URL)
+  --drain-ms N            on SIGTERM, time running calls get to finish (default 25000; ORBIT_DRAIN_MS)
+  --replica-id NAME       this process in logs and call leases (ORBIT_REPLICA_ID)
+
 Secrets come from the environment only (ORBIT_API_KEY, ORBIT_MANAGEMENT_TOKEN, ORBIT_SESSION),
 never from flags, so they do not show in process lists.`;
 
@@ -53,6 +58,9 @@ const OPTIONS = {
   'max-retries': { type: 'string' },
   'max-spend-usd': { type: 'string' },
   'log-level': { type: 'string' },
+  store: { type: 'string' },
+  'drain-ms': { type: 'string' },
+  'replica-id': { type: 'string' },
   'management-token': { type: 'boolean' },
   session: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -107,6 +115,9 @@ export async function main(argv: string[]): Promise<number> {
     maxRetries: values['max-retries'],
     maxSpendUsd: values['max-spend-usd'],
     logLevel: values['log-level'],
+    store: values.store,
+    drainMs: values['drain-ms'],
+    replicaId: values['replica-id'],
   };
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -149,8 +160,11 @@ export async function main(argv: string[]): Promise<number> {
       stateless: values.stateless ?? false,
       allowedHosts: values['allowed-hosts']?.split(',').map((host) => host.trim()),
     });
-    process.stderr.write(`orbit-mcp listening at ${http.url} (${runtime.target.kind})\n`);
+    const shared = runtime.store.shared ? `, shared store, replica ${runtime.replicaId}` : '';
+    process.stderr.write(`orbit-mcp listening at ${http.url} (${runtime.target.kind}${shared})\n`);
     await waitForSignal();
+    // Running calls finish (or hand their jobs over) before the process goes.
+    await http.drain();
     await http.close();
     await runtime.close();
     return 0;

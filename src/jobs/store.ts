@@ -75,8 +75,6 @@ export interface JobStoreOptions {
   store?: Store;
   limits?: Partial<JobLimits>;
   now?: () => number;
-  /** Told of every record (the HTTP endpoint links a job to the call that follows it). */
-  onRecord?: (tenant: string, patch: JobPatch) => void;
   /** A write that failed (the store was unreachable): logged, the call goes on. */
   onError?: (error: Error) => void;
 }
@@ -87,11 +85,18 @@ export class JobStore {
   private readonly limits: JobLimits;
   private readonly now: () => number;
   private sequence = 0;
+  private readonly observers = new Set<(tenant: string, patch: JobPatch) => void>();
 
   constructor(private readonly options: JobStoreOptions = {}) {
     this.store = options.store ?? new MemoryStore();
     this.limits = { ...DEFAULT_JOB_LIMITS, ...options.limits };
     this.now = options.now ?? Date.now;
+  }
+
+  /** Told of every record from now on (the HTTP endpoint links a job to the call following it). */
+  observe(observer: (tenant: string, patch: JobPatch) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
   }
 
   forTenant(tenant: string): Jobs {
@@ -103,7 +108,7 @@ export class JobStore {
   }
 
   private record(tenant: string, patch: JobPatch): void {
-    this.options.onRecord?.(tenant, patch);
+    for (const observer of this.observers) observer(tenant, patch);
     const stamp = this.now();
     const fields: Record<string, string> = { updated_at: JSON.stringify(new Date(stamp).toISOString()) };
     for (const [name, value] of Object.entries(patch))

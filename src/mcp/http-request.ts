@@ -5,8 +5,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ALL_TOOLSETS, ConfigSchema, type Toolset } from '../config.js';
 import type { Target } from '../context.js';
-import { PLATFORM_WORD } from '../word.js';
 import type { Credential } from '../credentials.js';
+import { PLATFORM_WORD } from '../word.js';
 
 /**
  * Bearer or x-api-key; with --sandbox an anonymous request gets the demo key, never elsewhere.

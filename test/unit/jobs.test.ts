@@ -133,3 +133,22 @@ describe('JobStore', () => {
     expect(await a.get('j500')).toBeDefined();
   });
 });
+
+describe('hand-back on shutdown', () => {
+  it('ends a wait at once with the last state when the server hands its jobs back', async () => {
+    const handBack = new AbortController();
+    const p = progress();
+    const waiting = waitForJob<string>({
+      poll: async () => running('rendering, 40%', 60_000, 0.4),
+      progress: p,
+      signal: new AbortController().signal,
+      deadlineMs: 600_000,
+      handBack: handBack.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    handBack.abort();
+    const outcome = await waiting;
+    expect(outcome.done).toBe(false);
+    if (!outcome.done) expect(outcome.last?.message).toBe('rendering, 40%');
+  });
+});

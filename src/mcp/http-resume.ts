@@ -1,0 +1,133 @@
+import type { ServerResponse } from 'node:http';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/server';
+import type { Logger } from '../log.js';
+import type { CallRecord, CallTracker } from './http-calls.js';
+import type { MessageEvent, SharedEventStore } from './http-events.js';
+import { rpcError } from './http-request.js';
+
+export interface ResumeDeps {
+  session: string;
+  events: SharedEventStore;
+  calls: CallTracker;
+  leaseMs: number;
+  /** How long a client waits before reconnecting a dropped stream (the SSE `retry` field). */
+  retryMs: number;
+  /** Continues the call here once its replica's lease has lapsed. */
+  takeOver(record: CallRecord, lastProgress: number | undefined): Promise<void>;
+  log: Logger;
+}
+
+const KEEPALIVE_MS = 15_000;
+/** The SDK's id of a session's GET stream (server messages outside any call). */
+const STANDALONE_STREAM = '_GET_stream';
+
+/**
+ * A client resuming a stream (GET with Last-Event-ID) on a replica that does not run the call:
+ * the stored events after the last one it saw, then the call's new events as any replica stores
+ * them, until its result. While the replica running the call holds its lease, this one relays;
+ * once the lease lapses (that replica stopped), this one takes the call over.
+ */
+export async function relayResumed(
+  res: ServerResponse,
+  lastEventId: string,
+  deps: ResumeDeps,
+): Promise<void> {
+  let stream: string | undefined;
+  const early: MessageEvent[] = [];
+  const sent = new Set<string>();
+  let maxProgress: number | undefined;
+  let finished = false;
+  let closed = false;
+  let onDone!: () => void;
+  const done = new Promise<void>((resolve) => {
+    onDone = resolve;
+  });
+
+  const write = (event: MessageEvent) => {
+    if (finished || sent.has(event.id) || event.stream !== stream) return;
+    sent.add(event.id);
+    const progress = progressOf(event.message);
+    if (progress !== undefined) maxProgress = Math.max(maxProgress ?? 0, progress);
+    res.write(`id: ${event.id}\nevent: message\ndata: ${JSON.stringify(event.message)}\n\n`);
+    if (isJSONRPCResultResponse(event.message) || isJSONRPCErrorResponse(event.message)) {
+      finished = true;
+      res.end();
+      onDone();
+    }
+  };
+  // Following starts before the stored events are read, so nothing stored in between is missed.
+  const unfollow = await deps.events.follow((event) =>
+    stream === undefined ? early.push(event) : write(event),
+  );
+  const timers: NodeJS.Timeout[] = [];
+  const stop = () => {
+    closed = true;
+    for (const timer of timers) clearInterval(timer);
+    unfollow().catch(() => {});
+    onDone();
+  };
+  res.once('close', stop);
+  try {
+    const found = await deps.events.after(lastEventId);
+    if (!found) {
+      rpcError(
+        res,
+        400,
+        -32000,
+        `Event ${lastEventId} is unknown or too old to replay; call the tool again.`,
+      );
+      return;
+    }
+    stream = found.stream;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'mcp-session-id': deps.session,
+    });
+    res.write(`retry: ${deps.retryMs}\n\n`);
+    for (const event of [...found.events, ...early]) write(event);
+    if (finished) return;
+    timers.push(setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS));
+    await watch(found.stream);
+    await done;
+  } finally {
+    if (!closed && !finished && !res.writableEnded) res.end();
+    stop();
+  }
+
+  /** Until the call's result: claims its lease whenever it lapses, and then runs it here. */
+  async function watch(streamId: string): Promise<void> {
+    const record = await deps.calls.byStream(deps.session, streamId);
+    if (!record) {
+      // No call to wait for (it ended without its result reaching the store, or never recorded):
+      // the stream ends and the client asks again. The standalone stream stays open.
+      if (streamId !== STANDALONE_STREAM)
+        timers.push(setTimeout(() => (finished || closed ? undefined : res.end()), deps.leaseMs * 2));
+      return;
+    }
+    const attempt = async () => {
+      if (finished || closed) return;
+      if (!(await deps.calls.claim(record).catch(() => false))) return;
+      for (const timer of timers) clearInterval(timer);
+      timers.length = 0;
+      timers.push(setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS));
+      await deps.takeOver(record, maxProgress).catch((error: unknown) => {
+        deps.log.warning(`could not continue a call of a stopped replica: ${String(error)}`);
+      });
+    };
+    timers.push(setInterval(() => void attempt(), Math.max(100, deps.leaseMs / 3)));
+    await attempt();
+  }
+}
+
+function progressOf(message: JSONRPCMessage): number | undefined {
+  if (!('method' in message) || message.method !== 'notifications/progress') return undefined;
+  const progress = message.params?.progress;
+  return typeof progress === 'number' ? progress : undefined;
+}
