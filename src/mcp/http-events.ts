@@ -90,16 +90,24 @@ export class SharedEventStore implements EventStore {
     return found.stream;
   }
 
-  /** The stream of `lastEventId` and its messages stored after it (priming events left out). */
-  async after(lastEventId: string): Promise<{ stream: string; events: MessageEvent[] } | undefined> {
+  /**
+   * The stream of `lastEventId`, its messages stored after it, and those up to it (the client saw
+   * them); priming events left out.
+   */
+  async after(
+    lastEventId: string,
+  ): Promise<{ stream: string; events: MessageEvent[]; seen: MessageEvent[] } | undefined> {
     const all = (await this.store.items(storeKey('events', this.session))).map(decode);
     const at = all.findIndex((event) => event?.id === lastEventId);
     const stream = all[at]?.stream;
     if (stream === undefined) return undefined;
-    const events = all
-      .slice(at + 1)
-      .filter((event): event is MessageEvent => event?.stream === stream && event.message !== undefined);
-    return { stream, events };
+    const ofStream = (event: StoredEvent | undefined): event is MessageEvent =>
+      event?.stream === stream && event.message !== undefined;
+    return {
+      stream,
+      events: all.slice(at + 1).filter(ofStream),
+      seen: all.slice(0, at + 1).filter(ofStream),
+    };
   }
 
   /** Calls `listener` with each message event of the session stored from now on, by any replica. */

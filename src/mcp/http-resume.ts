@@ -83,6 +83,8 @@ export async function relayResumed(
       return;
     }
     stream = found.stream;
+    // What the client already saw counts for the progress a continuation must stay above.
+    for (const event of found.seen) maxProgress = Math.max(maxProgress ?? 0, progressOf(event.message) ?? 0);
     res.writeHead(200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache, no-transform',

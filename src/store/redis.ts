@@ -220,11 +220,18 @@ export class RedisStore implements Store {
     };
   }
 
+  /** Answers within a second: a readiness probe must not hang on a store that is down. */
   async ping() {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), 1_000);
+    });
     try {
-      return (await this.redis.ping()) === 'PONG';
+      return await Promise.race([this.redis.ping().then((reply) => reply === 'PONG'), late]);
     } catch {
       return false;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
