@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
 import {
   isJSONRPCErrorResponse,
+  isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
@@ -33,6 +34,9 @@ export const CallRecord = z.object({
   replica: z.string(),
 });
 export type CallRecord = z.infer<typeof CallRecord>;
+
+/** Waits end within ten minutes (src/jobs/follow.ts); a call running past this lost its result. */
+const MAX_CALL_MS = 15 * 60_000;
 
 /** A call running on this replica. */
 interface LiveCall {
@@ -84,6 +88,12 @@ export class CallTracker {
   track<Extra>(deliver: (message: JSONRPCMessage, extra?: Extra) => void) {
     return (message: JSONRPCMessage, extra?: Extra) => {
       const scope = this.scope.getStore();
+      if (scope && isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+        // A cancelled call sends no result: it ends here, and nobody is to continue it.
+        const request = message.params?.requestId;
+        const call = isRequestId(request) ? this.live.get(this.liveKey(scope.session, request)) : undefined;
+        if (call) this.end(call);
+      }
       if (!scope || !isJSONRPCRequest(message) || message.method !== 'tools/call')
         return deliver(message, extra);
       const call = this.start(scope, message.id, message.params);
@@ -168,6 +178,12 @@ export class CallTracker {
     return calls.length;
   }
 
+  /** The session closed on this replica: its calls here stop (they are not continued elsewhere either). */
+  sessionClosed(session: string): void {
+    for (const call of [...this.live.values()])
+      if (call.record.session === session && !call.detached) this.end(call);
+  }
+
   /** Calls running here now. */
   get size(): number {
     return this.live.size;
@@ -195,6 +211,8 @@ export class CallTracker {
       .catch((error: unknown) => this.options.log.warning(`could not take a call lease: ${String(error)}`));
     this.save(call);
     call.heartbeat = setInterval(() => {
+      // No call waits longer than this; one still here is a call whose result never came.
+      if (Date.now() - record.startedAt > MAX_CALL_MS) return this.end(call);
       this.options.store
         .renew(this.leaseKey(record), this.options.replica, this.options.leaseMs)
         .catch(() => {});
@@ -260,6 +278,10 @@ export class CallTracker {
   private liveKey(session: string, request: RequestId): string {
     return `${session}\u0000${JSON.stringify(request)}`;
   }
+}
+
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || typeof value === 'number';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

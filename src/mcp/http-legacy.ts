@@ -199,6 +199,7 @@ export class LegacySessions {
     session.server = server;
     transport.onclose = () => {
       this.registry.remove(session);
+      shared?.calls.sessionClosed(id);
       server.close().catch(() => {});
     };
     await server.connect(transport);

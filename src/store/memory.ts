@@ -20,18 +20,24 @@ interface Entry {
  */
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const;
-  readonly shared = false;
+  /** False, except in tests that play several replicas in one process over one store. */
+  readonly shared: boolean;
   private readonly entries = new Map<string, Entry>();
   private readonly channels = new Map<string, Set<(message: string) => void>>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly now: () => number;
 
-  constructor(private readonly now: () => number = Date.now) {
+  constructor(options: { now?: () => number; shared?: boolean } = {}) {
+    this.now = options.now ?? Date.now;
+    this.shared = options.shared ?? false;
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
   }
 
   async get(key: string) {
     const data = this.read(key);
+    // A number reads back as text, as Redis gives it.
+    if (data?.type === 'number') return String(data.value);
     return data?.type === 'string' ? data.value : undefined;
   }
 

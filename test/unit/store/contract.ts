@@ -82,6 +82,7 @@ export function storeContract(name: string, open: () => Store) {
       const n = key('n');
       expect(await s.add(n, 0.25, 10_000)).toBe(0.25);
       expect(await s.add(n, 0.5, 10_000)).toBe(0.75);
+      expect(Number(await s.get(n))).toBe(0.75);
       const b = key('bytes');
       const bytes = Buffer.from([0, 255, 1, 128]);
       await s.setBytes(b, bytes, 10_000);
