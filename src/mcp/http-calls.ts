@@ -35,6 +35,9 @@ export const CallRecord = z.object({
 });
 export type CallRecord = z.infer<typeof CallRecord>;
 
+/** The SDK's id of a session's GET stream (see http-resume.ts). */
+const STANDALONE_STREAM = '_GET_stream';
+
 /** Waits end within ten minutes (src/jobs/follow.ts); a call running past this lost its result. */
 const MAX_CALL_MS = 15 * 60_000;
 
@@ -222,6 +225,8 @@ export class CallTracker {
   }
 
   private stored(session: string, event: StoredEvent): void {
+    // The listening stream carries the server's requests to the client, never a call's own events.
+    if (event.stream === STANDALONE_STREAM) return;
     const scope = this.scope.getStore();
     if (scope && scope.session === session && scope.stream === undefined && !scope.call)
       scope.stream = event.stream;

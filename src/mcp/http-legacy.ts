@@ -1,24 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { type Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import {
+  type JSONRPCMessage,
+  parseJSONRPCMessage,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import type { Toolset } from '../config.js';
 import type { Credential } from '../credentials.js';
 import type { Logger } from '../log.js';
-import type { Store } from '../store/store.js';
+import { type Store, storeKey } from '../store/store.js';
 import { SessionEventStore } from './event-store.js';
 import type { HttpAuth } from './http-auth.js';
 import type { CallTracker } from './http-calls.js';
 import { InitParams, type SessionDirectory, type SessionRecord } from './http-directory.js';
 import { DEFAULT_SHARED_EVENT_BOUNDS, SharedEventStore } from './http-events.js';
 import { header, MAX_BODY_BYTES, rpcError } from './http-request.js';
-import { relayResumed } from './http-resume.js';
+import { relayResumed, relayStandalone } from './http-resume.js';
 import { type Session, type SessionLimits, SessionRegistry } from './http-sessions.js';
 import { takeOver } from './http-takeover.js';
 import { fingerprint, fingerprintAll } from './request-credentials.js';
 
 /** How long a client may wait before reconnecting a dropped stream (sent as the SSE `retry` field). */
 const RECONNECT_MS = 1_000;
+/** Where a client's answers to server requests are announced to every replica. */
+const CLIENT_ANSWERS = storeKey('client-answers');
 /** Requests a re-created session's transport is handed internally (the URL is never dialled). */
 const INTERNAL_URL = 'http://localhost/mcp';
 
@@ -50,7 +57,11 @@ export class LegacySessions {
   readonly registry: SessionRegistry;
   private readonly reviving = new Map<string, Promise<Session | undefined>>();
   private readonly events = new WeakMap<Session, SharedEventStore>();
-  private unsubscribe?: () => Promise<void>;
+  /** How a message reaches each session's server on this replica (answers the client sent elsewhere). */
+  private readonly deliver = new WeakMap<Session, (message: JSONRPCMessage) => void>();
+  private readonly unsubscribe: (() => Promise<void>)[] = [];
+  /** Listening streams this replica holds, per session, closed with it. */
+  private readonly listening = new WeakMap<Session, Set<ServerResponse>>();
 
   constructor(
     limits: SessionLimits,
@@ -61,14 +72,27 @@ export class LegacySessions {
     this.registry = new SessionRegistry(limits);
   }
 
-  /** Listens to what other replicas change (a session ended or its key refused there). */
+  /**
+   * Listens to what other replicas change (a session ended or its key refused there) and to the
+   * answers clients send them for this replica's requests (an elicitation answered through another).
+   */
   async start(): Promise<void> {
-    this.unsubscribe = await this.shared?.directory.changes(({ id, change }) => {
-      const session = this.registry.get(id);
-      if (!session) return;
-      if (change === 'refused') session.refused = true;
-      else this.registry.close(session);
-    });
+    const shared = this.shared;
+    if (!shared) return;
+    this.unsubscribe.push(
+      await shared.directory.changes(({ id, change }) => {
+        const session = this.registry.get(id);
+        if (!session) return;
+        if (change === 'refused') session.refused = true;
+        else this.registry.close(session);
+      }),
+      await shared.store.subscribe(CLIENT_ANSWERS, (text) => {
+        const answer = parseAnswer(text);
+        const session = answer && this.registry.get(answer.session);
+        const deliver = session && this.deliver.get(session);
+        if (deliver) for (const message of answer.messages) deliver(message);
+      }),
+    );
   }
 
   /** A request on an existing session: only the credentials that opened it reach it, and a refused key ends it. */
@@ -99,9 +123,18 @@ export class LegacySessions {
       checked: session.checked,
     });
     this.registry.track(session, res);
+    if (this.shared && req.method === 'POST' && isAnswers(body)) {
+      // The client answers a request of this session's server (an elicitation, a roots list), which
+      // may run on another replica: every replica hears it, the one that asked takes it.
+      const messages = Array.isArray(body) ? body : [body];
+      await this.shared.store.publish(CLIENT_ANSWERS, JSON.stringify({ session: id, messages }));
+      res.writeHead(202).end();
+      return;
+    }
     const lastEventId = req.method === 'GET' ? header(req, 'last-event-id') : undefined;
     if (this.shared && lastEventId && (await this.resumesElsewhere(session, lastEventId)))
       return this.relay(res, session, credentials, lastEventId);
+    if (this.shared && req.method === 'GET' && !lastEventId) return this.listen(res, session);
     return this.run(id, res, () => session.handle!(req, res, body));
   }
 
@@ -159,7 +192,7 @@ export class LegacySessions {
   }
 
   async close(): Promise<void> {
-    await this.unsubscribe?.();
+    await Promise.all(this.unsubscribe.map((stop) => stop()));
     return this.registry.closeAll();
   }
 
@@ -199,13 +232,17 @@ export class LegacySessions {
     session.server = server;
     transport.onclose = () => {
       this.registry.remove(session);
+      for (const res of this.listening.get(session) ?? []) res.end();
       shared?.calls.sessionClosed(id);
       server.close().catch(() => {});
     };
     await server.connect(transport);
     if (shared) {
       const deliver = transport.onmessage;
-      if (deliver) transport.onmessage = shared.calls.track(deliver.bind(transport));
+      if (deliver) {
+        transport.onmessage = shared.calls.track(deliver.bind(transport));
+        this.deliver.set(session, (message) => deliver.call(transport, message));
+      }
       this.events.set(session, events!);
     }
     const handle = toNodeHandler(
@@ -279,6 +316,19 @@ export class LegacySessions {
     await initialized.text();
   }
 
+  /** The listening stream: every replica's messages outside a call reach it (ended with the session here). */
+  private listen(res: ServerResponse, session: Session): Promise<void> {
+    const streams = this.listening.get(session) ?? new Set<ServerResponse>();
+    this.listening.set(session, streams);
+    streams.add(res);
+    res.once('close', () => streams.delete(res));
+    return relayStandalone(res, {
+      session: session.id!,
+      events: this.events.get(session)!,
+      retryMs: RECONNECT_MS,
+    });
+  }
+
   /** The stream of this event belongs to a call this replica does not run. */
   private async resumesElsewhere(session: Session, lastEventId: string): Promise<boolean> {
     const found = await this.events.get(session)?.after(lastEventId);
@@ -311,6 +361,35 @@ export class LegacySessions {
         });
       },
     });
+  }
+}
+
+/** A body of JSON-RPC responses only: what a client sends to answer the server's requests. */
+function isAnswers(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return (
+    messages.length > 0 &&
+    messages.every(
+      (message) =>
+        isRecord(message) &&
+        'id' in message &&
+        ('result' in message || 'error' in message) &&
+        !('method' in message),
+    )
+  );
+}
+
+function parseAnswer(text: string): { session: string; messages: JSONRPCMessage[] } | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!isRecord(value) || typeof value.session !== 'string' || !Array.isArray(value.messages))
+      return undefined;
+    return {
+      session: value.session,
+      messages: value.messages.map((message) => parseJSONRPCMessage(message)),
+    };
+  } catch {
+    return undefined;
   }
 }
 

@@ -22,8 +22,40 @@ export interface ResumeDeps {
 }
 
 const KEEPALIVE_MS = 15_000;
-/** The SDK's id of a session's GET stream (server messages outside any call). */
-const STANDALONE_STREAM = '_GET_stream';
+/** The SDK's id of a session's GET stream (server messages outside any call, and its requests). */
+export const STANDALONE_STREAM = '_GET_stream';
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
+
+/**
+ * A session's listening stream (GET without Last-Event-ID), with a shared store: what any replica
+ * sends outside a call's own stream reaches the client, whichever replica holds this stream. The
+ * SDK sends its requests to the client (elicitation, roots) there, from the replica running the
+ * call, which is often not this one.
+ */
+export async function relayStandalone(
+  res: ServerResponse,
+  deps: Pick<ResumeDeps, 'session' | 'events' | 'retryMs'>,
+): Promise<void> {
+  const unfollow = await deps.events.follow((event) => {
+    if (event.stream === STANDALONE_STREAM) res.write(sseEvent(event));
+  });
+  res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': deps.session });
+  res.write(`retry: ${deps.retryMs}\n\n`);
+  const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+  await new Promise<void>((resolve) => res.once('close', resolve));
+  clearInterval(keepalive);
+  await unfollow();
+}
+
+function sseEvent(event: MessageEvent): string {
+  return `id: ${event.id}\nevent: message\ndata: ${JSON.stringify(event.message)}\n\n`;
+}
 
 /**
  * A client resuming a stream (GET with Last-Event-ID) on a replica that does not run the call:
@@ -52,7 +84,7 @@ export async function relayResumed(
     sent.add(event.id);
     const progress = progressOf(event.message);
     if (progress !== undefined) maxProgress = Math.max(maxProgress ?? 0, progress);
-    res.write(`id: ${event.id}\nevent: message\ndata: ${JSON.stringify(event.message)}\n\n`);
+    res.write(sseEvent(event));
     if (isJSONRPCResultResponse(event.message) || isJSONRPCErrorResponse(event.message)) {
       finished = true;
       res.end();
@@ -85,13 +117,7 @@ export async function relayResumed(
     stream = found.stream;
     // What the client already saw counts for the progress a continuation must stay above.
     for (const event of found.seen) maxProgress = Math.max(maxProgress ?? 0, progressOf(event.message) ?? 0);
-    res.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-      'mcp-session-id': deps.session,
-    });
+    res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': deps.session });
     res.write(`retry: ${deps.retryMs}\n\n`);
     for (const event of [...found.events, ...early]) write(event);
     if (finished) return;

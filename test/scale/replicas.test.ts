@@ -15,9 +15,14 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ElicitRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import {
+  SANDBOX_PEOPLE as PEOPLE,
+  type Sandbox,
+  startSandbox,
+  SANDBOX_MANAGEMENT_TOKENS as TOKENS,
+} from '../../src/sandbox/index.js';
 import { type Proxy, startProxy } from './lib/proxy.js';
 import { type RunningRedis, startRedis } from './lib/redis.js';
 import { probe, type Replica, Replicas } from './lib/replicas.js';
@@ -148,6 +153,37 @@ describe('three replicas behind a round-robin proxy, sharing one Redis', () => {
       expect(res.status).toBe(404);
       await res.body?.cancel();
     }
+  }, 60_000);
+
+  it('delivers a 2025 client’s answer to a confirmation to the replica that asked, wherever it lands', async () => {
+    const client = new Client({ name: 'scale-confirm', version: '1' }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { confirm: true } };
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(`${proxy.url}?toolsets=keys`), {
+      requestInit: {
+        headers: { authorization: `Bearer ${PEOPLE.demo.apiKey}`, 'x-orbit-management-token': TOKENS.all },
+      },
+    });
+    await client.connect(transport);
+    clients.push(client);
+    const sessionId = transport.sessionId!;
+    const result = (await client.callTool({
+      name: 'api_keys_write',
+      arguments: { operation: 'create', name: 'made across replicas' },
+    })) as CallToolResult;
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(asked).toHaveLength(2);
+    expect(result.structuredContent).toMatchObject({
+      data: { note: 'The secret was shown to the person once.' },
+    });
+    const caller = replicaOfCall(sessionId).index;
+    const answeredOn = proxy.log.filter(
+      (f) => f.session === sessionId && f.method === 'POST' && f.rpc === undefined,
+    );
+    expect(answeredOn.some((f) => f.replica !== caller)).toBe(true);
   }, 60_000);
 
   it('keeps 32 concurrent tenants apart: each reads its own media and jobs on every replica, never another’s', async () => {
