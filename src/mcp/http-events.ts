@@ -8,6 +8,8 @@ export interface StoredEvent {
   stream: string;
   /** Undefined for the empty priming event the SDK stores at the start of each stream. */
   message?: JSONRPCMessage;
+  /** When it was stored (ms since the epoch). */
+  at?: number;
 }
 
 /** An event that carries a message (every one but the priming events). */
@@ -17,6 +19,7 @@ interface Wire {
   e: string;
   s: string;
   m: string;
+  t?: number;
 }
 
 export interface SharedEventBounds {
@@ -64,7 +67,7 @@ export class SharedEventStore implements EventStore {
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     const id = randomBytes(12).toString('base64url');
     if (this.muted || this.hooks.accept?.(streamId, message) === false) return id;
-    const wire: Wire = { e: id, s: streamId, m: JSON.stringify(message) };
+    const wire: Wire = { e: id, s: streamId, m: JSON.stringify(message), t: Date.now() };
     const text = JSON.stringify(wire);
     await this.store.append(storeKey('events', this.session), text, {
       maxItems: this.bounds.maxEvents,
@@ -110,6 +113,17 @@ export class SharedEventStore implements EventStore {
     };
   }
 
+  /** The messages of `stream` stored in the last `withinMs`, oldest first. */
+  async recent(stream: string, withinMs: number): Promise<MessageEvent[]> {
+    const since = Date.now() - withinMs;
+    return (await this.store.items(storeKey('events', this.session)))
+      .map(decode)
+      .filter(
+        (event): event is MessageEvent =>
+          event?.stream === stream && event.message !== undefined && (event.at ?? 0) >= since,
+      );
+  }
+
   /** Calls `listener` with each message event of the session stored from now on, by any replica. */
   follow(listener: (event: MessageEvent) => void): Promise<() => Promise<void>> {
     return this.store.subscribe(SharedEventStore.channel(this.session), (text) => {
@@ -126,7 +140,12 @@ function decode(text: string): StoredEvent | undefined {
     if (!isWire(wire)) return undefined;
     const body: unknown = JSON.parse(wire.m);
     const priming = typeof body === 'object' && body !== null && Object.keys(body).length === 0;
-    return { id: wire.e, stream: wire.s, ...(priming ? {} : { message: parseJSONRPCMessage(body) }) };
+    return {
+      id: wire.e,
+      stream: wire.s,
+      ...(typeof wire.t === 'number' ? { at: wire.t } : {}),
+      ...(priming ? {} : { message: parseJSONRPCMessage(body) }),
+    };
   } catch {
     return undefined;
   }

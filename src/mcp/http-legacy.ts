@@ -1,33 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toNodeHandler } from '@modelcontextprotocol/node';
-import {
-  type JSONRPCMessage,
-  parseJSONRPCMessage,
-  type Server,
-  WebStandardStreamableHTTPServerTransport,
-} from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 import type { Toolset } from '../config.js';
 import type { Credential } from '../credentials.js';
 import type { Logger } from '../log.js';
-import { type Store, storeKey } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { SessionEventStore } from './event-store.js';
+import { onAnswers } from './http-answers.js';
 import type { HttpAuth } from './http-auth.js';
 import type { CallTracker } from './http-calls.js';
 import { InitParams, type SessionDirectory, type SessionRecord } from './http-directory.js';
 import { DEFAULT_SHARED_EVENT_BOUNDS, SharedEventStore } from './http-events.js';
-import { header, MAX_BODY_BYTES, rpcError } from './http-request.js';
-import { relayResumed, relayStandalone } from './http-resume.js';
+import { rpcError } from './http-request.js';
+import { openSessionTransport, replayHandshake } from './http-session-transport.js';
 import { type Session, type SessionLimits, SessionRegistry } from './http-sessions.js';
-import { takeOver } from './http-takeover.js';
+import { type SharedSessionState, serveShared } from './http-shared-streams.js';
 import { fingerprint, fingerprintAll } from './request-credentials.js';
-
-/** How long a client may wait before reconnecting a dropped stream (sent as the SSE `retry` field). */
-const RECONNECT_MS = 1_000;
-/** Where a client's answers to server requests are announced to every replica. */
-const CLIENT_ANSWERS = storeKey('client-answers');
-/** Requests a re-created session's transport is handed internally (the URL is never dialled). */
-const INTERNAL_URL = 'http://localhost/mcp';
 
 /** Builds the server of a session, told when the platform refuses the session's key. */
 export type SessionServerFactory = (
@@ -56,12 +44,9 @@ export interface SharedSessions {
 export class LegacySessions {
   readonly registry: SessionRegistry;
   private readonly reviving = new Map<string, Promise<Session | undefined>>();
-  private readonly events = new WeakMap<Session, SharedEventStore>();
-  /** How a message reaches each session's server on this replica (answers the client sent elsewhere). */
-  private readonly deliver = new WeakMap<Session, (message: JSONRPCMessage) => void>();
+  /** With a shared store, what this replica keeps of each session it serves. */
+  private readonly states = new WeakMap<Session, SharedSessionState>();
   private readonly unsubscribe: (() => Promise<void>)[] = [];
-  /** Listening streams this replica holds, per session, closed with it. */
-  private readonly listening = new WeakMap<Session, Set<ServerResponse>>();
 
   constructor(
     limits: SessionLimits,
@@ -86,11 +71,10 @@ export class LegacySessions {
         if (change === 'refused') session.refused = true;
         else this.registry.close(session);
       }),
-      await shared.store.subscribe(CLIENT_ANSWERS, (text) => {
-        const answer = parseAnswer(text);
-        const session = answer && this.registry.get(answer.session);
-        const deliver = session && this.deliver.get(session);
-        if (deliver) for (const message of answer.messages) deliver(message);
+      await onAnswers(shared.store, (id, messages) => {
+        const session = this.registry.get(id);
+        const state = session && this.states.get(session);
+        if (state) for (const message of messages) state.deliver(message);
       }),
     );
   }
@@ -123,18 +107,11 @@ export class LegacySessions {
       checked: session.checked,
     });
     this.registry.track(session, res);
-    if (this.shared && req.method === 'POST' && isAnswers(body)) {
-      // The client answers a request of this session's server (an elicitation, a roots list), which
-      // may run on another replica: every replica hears it, the one that asked takes it.
-      const messages = Array.isArray(body) ? body : [body];
-      await this.shared.store.publish(CLIENT_ANSWERS, JSON.stringify({ session: id, messages }));
-      res.writeHead(202).end();
-      return;
+    const state = this.states.get(session);
+    if (this.shared && state) {
+      const server = () => this.serverFor(credentials, session, id);
+      if (await serveShared(req, res, body, { shared: this.shared, session: id, state, server })) return;
     }
-    const lastEventId = req.method === 'GET' ? header(req, 'last-event-id') : undefined;
-    if (this.shared && lastEventId && (await this.resumesElsewhere(session, lastEventId)))
-      return this.relay(res, session, credentials, lastEventId);
-    if (this.shared && req.method === 'GET' && !lastEventId) return this.listen(res, session);
     return this.run(id, res, () => session.handle!(req, res, body));
   }
 
@@ -217,39 +194,34 @@ export class LegacySessions {
         )
       : undefined;
     const server = this.serverFor(credentials, session, id);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      onsessioninitialized: onInitialized,
+    const open = await openSessionTransport({
+      id,
+      server,
+      events: events ?? new SessionEventStore(),
+      onInitialized,
       // DELETE from the client: the session is over on every replica.
-      onsessionclosed: async () => {
+      onDeleted: async () => {
         await shared?.directory.end(id);
       },
-      // Events are kept so a dropped stream can be resumed with Last-Event-ID.
-      eventStore: events ?? new SessionEventStore(),
-      retryInterval: RECONNECT_MS,
+      onClosed: () => {
+        this.registry.remove(session);
+        for (const res of this.states.get(session)?.listening ?? []) res.end();
+        shared?.calls.sessionClosed(id);
+        server.close().catch(() => {});
+      },
+      wrap: shared ? (deliver) => shared.calls.track(deliver) : undefined,
     });
-    session.transport = transport;
+    session.transport = open.transport;
     session.server = server;
-    transport.onclose = () => {
-      this.registry.remove(session);
-      for (const res of this.listening.get(session) ?? []) res.end();
-      shared?.calls.sessionClosed(id);
-      server.close().catch(() => {});
-    };
-    await server.connect(transport);
-    if (shared) {
-      const deliver = transport.onmessage;
-      if (deliver) {
-        transport.onmessage = shared.calls.track(deliver.bind(transport));
-        this.deliver.set(session, (message) => deliver.call(transport, message));
-      }
-      this.events.set(session, events!);
+    session.handle = open.handle;
+    if (shared && events) {
+      this.states.set(session, {
+        events,
+        transport: open.transport,
+        deliver: open.deliver,
+        listening: new Set(),
+      });
     }
-    const handle = toNodeHandler(
-      { fetch: (request, options) => transport.handleRequest(request, options) },
-      { maxRequestBodySize: MAX_BODY_BYTES },
-    );
-    session.handle = (req, res, body) => handle(req, headersAtOnce(res), body);
     return events;
   }
 
@@ -282,7 +254,7 @@ export class LegacySessions {
     });
     try {
       events!.muted = true;
-      await this.replayHandshake(session, id, record.init);
+      await replayHandshake(this.states.get(session)!.transport, id, record.init);
     } catch (error) {
       this.registry.close(session);
       this.shared!.log.warning(`could not re-create session from the store: ${String(error)}`);
@@ -292,127 +264,8 @@ export class LegacySessions {
     }
     return session;
   }
-
-  /** The client's initialize and initialized, replayed to the session's new server; nothing is sent to the client. */
-  private async replayHandshake(session: Session, id: string, init: InitParams): Promise<void> {
-    const transport = session.transport as WebStandardStreamableHTTPServerTransport;
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const initialize = await transport.handleRequest(
-      new Request(INTERNAL_URL, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ jsonrpc: '2.0', id: 'orbit-revive', method: 'initialize', params: init }),
-      }),
-    );
-    await initialize.text();
-    if (!initialize.ok) throw new Error(`initialize replay answered ${initialize.status}`);
-    const initialized = await transport.handleRequest(
-      new Request(INTERNAL_URL, {
-        method: 'POST',
-        headers: { ...headers, 'mcp-session-id': id },
-        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-      }),
-    );
-    await initialized.text();
-  }
-
-  /** The listening stream: every replica's messages outside a call reach it (ended with the session here). */
-  private listen(res: ServerResponse, session: Session): Promise<void> {
-    const streams = this.listening.get(session) ?? new Set<ServerResponse>();
-    this.listening.set(session, streams);
-    streams.add(res);
-    res.once('close', () => streams.delete(res));
-    return relayStandalone(res, {
-      session: session.id!,
-      events: this.events.get(session)!,
-      retryMs: RECONNECT_MS,
-    });
-  }
-
-  /** The stream of this event belongs to a call this replica does not run. */
-  private async resumesElsewhere(session: Session, lastEventId: string): Promise<boolean> {
-    const found = await this.events.get(session)?.after(lastEventId);
-    return found !== undefined && !this.shared!.calls.runsHere(session.id!, found.stream);
-  }
-
-  private relay(
-    res: ServerResponse,
-    session: Session,
-    credentials: readonly Credential[],
-    lastEventId: string,
-  ): Promise<void> {
-    const shared = this.shared!;
-    const events = this.events.get(session)!;
-    return relayResumed(res, lastEventId, {
-      session: session.id!,
-      events,
-      calls: shared.calls,
-      leaseMs: shared.leaseMs,
-      retryMs: RECONNECT_MS,
-      log: shared.log,
-      takeOver: async (record, lastProgress) => {
-        const stored = await shared.directory.find(session.id!);
-        if (!stored) return;
-        await takeOver(record, stored.init, lastProgress, {
-          server: this.serverFor(credentials, session, session.id!),
-          events,
-          calls: shared.calls,
-          log: shared.log,
-        });
-      },
-    });
-  }
-}
-
-/** A body of JSON-RPC responses only: what a client sends to answer the server's requests. */
-function isAnswers(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return (
-    messages.length > 0 &&
-    messages.every(
-      (message) =>
-        isRecord(message) &&
-        'id' in message &&
-        ('result' in message || 'error' in message) &&
-        !('method' in message),
-    )
-  );
-}
-
-function parseAnswer(text: string): { session: string; messages: JSONRPCMessage[] } | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (!isRecord(value) || typeof value.session !== 'string' || !Array.isArray(value.messages))
-      return undefined;
-    return {
-      session: value.session,
-      messages: value.messages.map((message) => parseJSONRPCMessage(message)),
-    };
-  } catch {
-    return undefined;
-  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * The response with its headers sent as soon as they are set: a stream that has nothing to say
- * yet (a listening GET) still tells the client it is open.
- */
-function headersAtOnce(res: ServerResponse) {
-  return {
-    writeHead(status: number, headers?: Record<string, string>) {
-      res.writeHead(status, headers);
-      res.flushHeaders();
-      return res;
-    },
-    write: (chunk: string | Uint8Array) => res.write(chunk),
-    end: (chunk?: string | Uint8Array) => (chunk === undefined ? res.end() : res.end(chunk)),
-    on: (event: string, listener: (...args: unknown[]) => void) => res.on(event, listener),
-    get destroyed() {
-      return res.destroyed;
-    },
-  };
 }

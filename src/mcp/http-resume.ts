@@ -22,6 +22,8 @@ export interface ResumeDeps {
 }
 
 const KEEPALIVE_MS = 15_000;
+/** Server requests this recent are sent to a listening stream that opens after them. */
+const RECENT_REQUESTS_MS = 10_000;
 /** The SDK's id of a session's GET stream (server messages outside any call, and its requests). */
 export const STANDALONE_STREAM = '_GET_stream';
 
@@ -42,11 +44,20 @@ export async function relayStandalone(
   res: ServerResponse,
   deps: Pick<ResumeDeps, 'session' | 'events' | 'retryMs'>,
 ): Promise<void> {
-  const unfollow = await deps.events.follow((event) => {
-    if (event.stream === STANDALONE_STREAM) res.write(sseEvent(event));
-  });
+  const sent = new Set<string>();
+  const write = (event: MessageEvent) => {
+    if (event.stream !== STANDALONE_STREAM || sent.has(event.id)) return;
+    sent.add(event.id);
+    res.write(sseEvent(event));
+  };
+  const unfollow = await deps.events.follow(write);
   res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': deps.session });
   res.write(`retry: ${deps.retryMs}\n\n`);
+  // A request the server sent just before this stream opened (the replica running the call was
+  // quicker than the one re-creating the session for this GET) still reaches the client. A client
+  // that saw events before resumes with Last-Event-ID instead, so it gets nothing twice.
+  for (const event of await deps.events.recent(STANDALONE_STREAM, RECENT_REQUESTS_MS))
+    if ('method' in event.message && 'id' in event.message) write(event);
   const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
   await new Promise<void>((resolve) => res.once('close', resolve));
   clearInterval(keepalive);

@@ -17,7 +17,7 @@ export interface Forwarded {
   rpc?: string;
 }
 
-export interface Proxy {
+export interface RoundRobin {
   url: string;
   /** Every request forwarded, in order. */
   log: Forwarded[];
@@ -26,7 +26,7 @@ export interface Proxy {
 
 const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
 
-export async function startProxy(ports: readonly number[]): Promise<Proxy> {
+export async function startProxy(ports: readonly number[]): Promise<RoundRobin> {
   let next = 0;
   const log: Forwarded[] = [];
   const server: Server = createServer(async (req, res) => {
