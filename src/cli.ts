@@ -167,6 +167,14 @@ export async function main(argv: string[]): Promise<number> {
     await http.drain();
     await http.close();
     await runtime.close();
+    // Everything is closed; a handle still open somewhere must not keep a drained replica alive
+    // until the orchestrator kills it. The timer itself never holds the process.
+    setTimeout(() => {
+      process.stderr.write(
+        `orbit-mcp: exiting with handles still open (${process.getActiveResourcesInfo().join(', ')})\n`,
+      );
+      process.exit(0);
+    }, EXIT_GRACE_MS).unref();
     return 0;
   }
   const { serveStdio } = await import('./mcp/stdio.js');
@@ -182,6 +190,9 @@ function parsePort(value: string | undefined): number | undefined | Error {
   }
   return port;
 }
+
+/** After a drained shutdown, how long open handles may keep the process before it exits anyway. */
+const EXIT_GRACE_MS = 2_000;
 
 function waitForSignal(): Promise<void> {
   return new Promise((resolve) => {

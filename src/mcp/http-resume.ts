@@ -44,24 +44,32 @@ export async function relayStandalone(
   res: ServerResponse,
   deps: Pick<ResumeDeps, 'session' | 'events' | 'retryMs'>,
 ): Promise<void> {
+  // Listened for before any await: a stream closed meanwhile (client gone, drain) must not leave
+  // a keepalive behind, which would keep the process alive after it drained.
+  const closed = new Promise<void>((resolve) => res.once('close', resolve));
+  const gone = () => res.writableEnded || res.destroyed;
   const sent = new Set<string>();
   const write = (event: MessageEvent) => {
-    if (event.stream !== STANDALONE_STREAM || sent.has(event.id)) return;
+    if (gone() || event.stream !== STANDALONE_STREAM || sent.has(event.id)) return;
     sent.add(event.id);
     res.write(sseEvent(event));
   };
   const unfollow = await deps.events.follow(write);
-  res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': deps.session });
-  res.write(`retry: ${deps.retryMs}\n\n`);
-  // A request the server sent just before this stream opened (the replica running the call was
-  // quicker than the one re-creating the session for this GET) still reaches the client. A client
-  // that saw events before resumes with Last-Event-ID instead, so it gets nothing twice.
-  for (const event of await deps.events.recent(STANDALONE_STREAM, RECENT_REQUESTS_MS))
-    if ('method' in event.message && 'id' in event.message) write(event);
-  const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
-  await new Promise<void>((resolve) => res.once('close', resolve));
-  clearInterval(keepalive);
-  await unfollow();
+  try {
+    if (gone()) return;
+    res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': deps.session });
+    res.write(`retry: ${deps.retryMs}\n\n`);
+    // A request the server sent just before this stream opened (the replica running the call was
+    // quicker than the one re-creating the session for this GET) still reaches the client. A client
+    // that saw events before resumes with Last-Event-ID instead, so it gets nothing twice.
+    for (const event of await deps.events.recent(STANDALONE_STREAM, RECENT_REQUESTS_MS))
+      if ('method' in event.message && 'id' in event.message) write(event);
+    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS).unref();
+    await closed;
+    clearInterval(keepalive);
+  } finally {
+    await unfollow();
+  }
 }
 
 function sseEvent(event: MessageEvent): string {
@@ -132,7 +140,7 @@ export async function relayResumed(
     res.write(`retry: ${deps.retryMs}\n\n`);
     for (const event of [...found.events, ...early]) write(event);
     if (finished) return;
-    timers.push(setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS));
+    timers.push(setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS).unref());
     await watch(found.stream);
     await done;
   } finally {
@@ -155,7 +163,7 @@ export async function relayResumed(
       if (!(await deps.calls.claim(record).catch(() => false))) return;
       for (const timer of timers) clearInterval(timer);
       timers.length = 0;
-      timers.push(setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS));
+      timers.push(setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS).unref());
       await deps.takeOver(record, maxProgress).catch((error: unknown) => {
         deps.log.warning(`could not continue a call of a stopped replica: ${String(error)}`);
       });

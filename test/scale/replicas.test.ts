@@ -23,7 +23,7 @@ import {
   startSandbox,
   SANDBOX_MANAGEMENT_TOKENS as TOKENS,
 } from '../../src/sandbox/index.js';
-import { type Proxy, startProxy } from './lib/proxy.js';
+import { type RoundRobin, startProxy } from './lib/proxy.js';
 import { type RunningRedis, startRedis } from './lib/redis.js';
 import { probe, type Replica, Replicas } from './lib/replicas.js';
 
@@ -35,7 +35,7 @@ const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' } } } as const;
 let redis: RunningRedis;
 let sandbox: Sandbox;
 let replicas: Replicas;
-let proxy: Proxy;
+let proxy: RoundRobin;
 let outputDir: string;
 const keys: string[] = [];
 const clients: { close(): Promise<void> }[] = [];
@@ -350,23 +350,27 @@ describe('three replicas behind a round-robin proxy, sharing one Redis', () => {
     let running = true;
     const failures: string[] = [];
     let calls = 0;
-    const loop = async (client: {
-      callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
-    }) => {
+    const CHAT = { name: 'chat', arguments: { model: 'openai/gpt-sandbox', prompt: 'rolling restart' } };
+    // A call that never ends would hang the test: it fails after 20 s instead.
+    const TIMEOUT = { timeout: 20_000 };
+    const loop = async (call: () => Promise<unknown>) => {
       while (running) {
         try {
-          const result = (await client.callTool({
-            name: 'chat',
-            arguments: { model: 'openai/gpt-sandbox', prompt: 'rolling restart' },
-          })) as CallToolResult;
+          const result = (await call()) as CallToolResult;
           if (result.isError) failures.push(textOf(result));
           calls++;
         } catch (error) {
           failures.push(String(error));
+          // A client that fails at once must not spin without yielding (the test's timer would never fire).
+          await new Promise((resolve) => setTimeout(resolve, 100));
         }
       }
     };
-    const loops = [...legacy.map((l) => loop(l.client)), ...modern.map((m) => loop(m))];
+    const loops = [
+      // The v1 client's second argument is a result schema; the v2 client's is the options.
+      ...legacy.map((l) => loop(() => l.client.callTool(CHAT, undefined, TIMEOUT))),
+      ...modern.map((m) => loop(() => m.callTool(CHAT, TIMEOUT))),
+    ];
     for (const replica of replicas.all) {
       await new Promise((resolve) => setTimeout(resolve, 700));
       await replicas.terminate(replica);
@@ -378,6 +382,8 @@ describe('three replicas behind a round-robin proxy, sharing one Redis', () => {
     await Promise.all(loops);
     expect(failures).toEqual([]);
     expect(calls).toBeGreaterThan(30);
+    // Each drained replica exited because nothing of its own was left open (no exit by the safety net).
+    for (const replica of replicas.all) expect(replica.stderr.join('')).not.toMatch(/handles still open/);
     // The 2025 clients kept their sessions through it all: every replica that serves them now
     // started after they opened, so it re-created them from the store.
     for (const { client, sessionId, transport } of legacy) {
