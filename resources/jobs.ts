@@ -10,17 +10,14 @@ export default defineResource({
     'Last known state of a video, speech or transcription job: status, progress, cost, result, next call.',
   mimeType: 'application/json',
   async list({ jobs }) {
-    return jobs
-      .list()
-      .slice(0, 20)
-      .map((job) => ({
-        uri: `${URI_SCHEME}://jobs/${job.id}`,
-        name: `${job.kind} ${job.id}`,
-        title: `${job.kind} ${job.status}`,
-      }));
+    return (await jobs.list()).slice(0, 20).map((job) => ({
+      uri: `${URI_SCHEME}://jobs/${job.id}`,
+      name: `${job.kind} ${job.id}`,
+      title: `${job.kind} ${job.status}`,
+    }));
   },
   async read(params, { jobs }) {
-    const job = jobs.get(params.id ?? '');
+    const job = await jobs.get(params.id ?? '');
     if (!job) {
       throw new InputError(`No job "${params.id}" is known to this server.`, {
         fix: 'Video runs started elsewhere: call video_recent or video_status with the run id.',

@@ -9,7 +9,7 @@ export default defineResource({
   description: 'An image, audio, video or transcript this server saved for you, by its id.',
   mimeType: 'application/octet-stream',
   async list({ files }) {
-    return files.list().map((file) => ({ uri: file.uri, name: file.id, title: file.mimeType }));
+    return (await files.list()).map((file) => ({ uri: file.uri, name: file.id, title: file.mimeType }));
   },
   async read(params, { files }) {
     // Only files this server wrote for this caller, still the very file written: a name planted

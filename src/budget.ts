@@ -6,7 +6,8 @@ import { BudgetExceededError } from './errors.js';
  * sent when the budget is spent, or when the platform's pre-charge estimate would pass it.
  */
 export class SpendBudget {
-  private spentUsd = 0;
+  /** Protected: a budget shared by replicas reads it back from the store. */
+  protected spentUsd = 0;
 
   constructor(readonly limitUsd?: number) {}
 

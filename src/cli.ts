@@ -38,6 +38,11 @@ Options:
   --max-spend-usd N       refuse paid calls past N USD, per process or HTTP session (ORBIT_MAX_SPEND_USD)
   --log-level L           debug|info|warning|error|silent (ORBIT_LOG_LEVEL)
 
+Several replicas (HTTP):
+  --store URL             shared state in Redis or Valkey, redis://host:port (ORBIT_STORE_URL)
+  --drain-ms N            on SIGTERM, time running calls get to finish (default 25000; ORBIT_DRAIN_MS)
+  --replica-id NAME       this process in logs and call leases (ORBIT_REPLICA_ID)
+
 Secrets come from the environment only (ORBIT_API_KEY, ORBIT_MANAGEMENT_TOKEN, ORBIT_SESSION),
 never from flags, so they do not show in process lists.`;
 
@@ -58,6 +63,9 @@ const OPTIONS = {
   'max-retries': { type: 'string' },
   'max-spend-usd': { type: 'string' },
   'log-level': { type: 'string' },
+  store: { type: 'string' },
+  'drain-ms': { type: 'string' },
+  'replica-id': { type: 'string' },
   'management-token': { type: 'boolean' },
   session: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -112,6 +120,9 @@ export async function main(argv: string[]): Promise<number> {
     maxRetries: values['max-retries'],
     maxSpendUsd: values['max-spend-usd'],
     logLevel: values['log-level'],
+    store: values.store,
+    drainMs: values['drain-ms'],
+    replicaId: values['replica-id'],
   };
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -149,10 +160,21 @@ export async function main(argv: string[]): Promise<number> {
       stateless: values.stateless ?? false,
       allowedHosts: values['allowed-hosts']?.split(',').map((host) => host.trim()),
     });
-    process.stderr.write(`orbit-mcp listening at ${http.url} (${runtime.target.kind})\n`);
+    const shared = runtime.store.shared ? `, shared store, replica ${runtime.replicaId}` : '';
+    process.stderr.write(`orbit-mcp listening at ${http.url} (${runtime.target.kind}${shared})\n`);
     await waitForSignal();
+    // Running calls finish (or hand their jobs over) before the process goes.
+    await http.drain();
     await http.close();
     await runtime.close();
+    // Everything is closed; a handle still open somewhere must not keep a drained replica alive
+    // until the orchestrator kills it. The timer itself never holds the process.
+    setTimeout(() => {
+      process.stderr.write(
+        `orbit-mcp: exiting with handles still open (${process.getActiveResourcesInfo().join(', ')})\n`,
+      );
+      process.exit(0);
+    }, EXIT_GRACE_MS).unref();
     return 0;
   }
   await serveStdio(runtime, registry);
@@ -167,6 +189,9 @@ function parsePort(value: string | undefined): number | undefined | Error {
   }
   return port;
 }
+
+/** After a drained shutdown, how long open handles may keep the process before it exits anyway. */
+const EXIT_GRACE_MS = 2_000;
 
 function waitForSignal(): Promise<void> {
   return new Promise((resolve) => {

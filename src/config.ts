@@ -1,5 +1,6 @@
 import { delimiter, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { storeUrlProblem } from './store/open.js';
 import { ENV_PREFIX } from './word.js';
 
 /**
@@ -105,6 +106,22 @@ export const ConfigSchema = z.object({
   maxRetries: z.coerce.number().int().min(0).max(10).default(2),
   maxSpendUsd: z.coerce.number().positive('must be a positive amount of USD').optional(),
   logLevel: z.enum(['debug', 'info', 'warning', 'error', 'silent']).default('info'),
+  /** Shared state for several replicas (Redis or Valkey); not set: this process's memory. */
+  store: z
+    .string()
+    .refine((value) => storeUrlProblem(value) === undefined, {
+      message: 'must be a redis:// or rediss:// URL, such as redis://127.0.0.1:6379',
+    })
+    .optional(),
+  /** On SIGTERM, how long running calls may take to finish before they hand their job back. */
+  drainMs: z.coerce.number().int().min(0).max(600_000).default(25_000),
+  /** This process's name in logs and call leases; defaults to host name and process id. */
+  replicaId: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/, 'letters, digits, dot, dash or underscore, at most 64')
+    .optional(),
+  /** How long a replica's hold on a running call lasts without a heartbeat (it renews every third of it). */
+  leaseMs: z.coerce.number().int().min(300).max(300_000).default(15_000),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -124,6 +141,10 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   maxRetries: `${ENV_PREFIX}MAX_RETRIES`,
   maxSpendUsd: `${ENV_PREFIX}MAX_SPEND_USD`,
   logLevel: `${ENV_PREFIX}LOG_LEVEL`,
+  store: `${ENV_PREFIX}STORE_URL`,
+  drainMs: `${ENV_PREFIX}DRAIN_MS`,
+  replicaId: `${ENV_PREFIX}REPLICA_ID`,
+  leaseMs: `${ENV_PREFIX}LEASE_MS`,
 };
 
 export class ConfigError extends Error {

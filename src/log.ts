@@ -9,6 +9,11 @@ export { redact, registerSecret } from './secrets.js';
 export type LogLevel = 'debug' | 'info' | 'warning' | 'error' | 'silent';
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warning: 30, error: 40, silent: 100 };
 
+/** Whether a logger at `level` writes lines of level `at`. */
+export function logsAt(level: LogLevel, at: Exclude<LogLevel, 'silent'>): boolean {
+  return RANK[at] >= RANK[level];
+}
+
 export interface Logger {
   debug(message: string, data?: Record<string, unknown>): void;
   info(message: string, data?: Record<string, unknown>): void;

@@ -1,4 +1,5 @@
-import { homedir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { CredentialStore } from './auth/store.js';
 import { StoredCredentials } from './auth/stored.js';
@@ -6,10 +7,13 @@ import type { Config } from './config.js';
 import type { Target } from './context.js';
 import { type Credential, type CredentialProvider, StaticCredentials } from './credentials.js';
 import type { FilesConfig } from './files/files.js';
+import { SharedMedia } from './files/media-shared.js';
 import { MediaStore } from './files/media-store.js';
 import { HttpClient } from './http/client.js';
 import { JobStore } from './jobs/store.js';
 import { createLogger, registerSecret } from './log.js';
+import { openStore } from './store/open.js';
+import type { Store } from './store/store.js';
 import { USER_AGENT } from './version.js';
 
 export type { Target };
@@ -23,6 +27,10 @@ export interface Runtime {
   files: FilesConfig;
   /** Job records of every tenant; a connection sees its own. */
   jobs: JobStore;
+  /** Where state that outlives a request lives: this process's memory, or Redis shared by replicas. */
+  store: Store;
+  /** This process's name in logs and call leases. */
+  replicaId: string;
   close(): Promise<void>;
 }
 
@@ -67,6 +75,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   if (config.session) credentials.push({ kind: 'session', value: config.session, source: 'env' });
   for (const credential of credentials) registerSecret(credential.value);
 
+  // A password in the store URL is a secret like the others.
+  if (config.store) {
+    const password = new URL(config.store).password;
+    if (password) registerSecret(decodeURIComponent(password));
+  }
+  const store = await openStore(config.store);
+
   // No base URL means no platform, never the sandbox: calls then say how to configure one.
   const baseUrl = target.kind === 'none' ? undefined : target.baseUrl;
   const client = new HttpClient({
@@ -97,12 +112,24 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       outputDir: config.outputDir ?? join(homedir(), 'orbit-output'),
       allowDirs: config.allowDirs,
       // A remote tenant's forgotten files go from the disk too; a person's own files stay.
-      media: new MediaStore({}, (entry) => entry.tenant !== 'local'),
+      media: new MediaStore(
+        {},
+        (entry) => entry.tenant !== 'local',
+        store.shared ? new SharedMedia(store) : undefined,
+      ),
     },
-    jobs: new JobStore(),
+    jobs: new JobStore({
+      store,
+      // One process bounds what its memory holds; a shared store holds every replica's tenants.
+      limits: store.shared ? { total: 200_000 } : {},
+      onError: (error) => log.warning(`could not keep a job record: ${error.message}`),
+    }),
+    store,
+    replicaId: config.replicaId ?? `${hostname()}-${process.pid}-${randomBytes(2).toString('hex')}`,
     async close() {
       stored?.close();
       await client.close();
+      await store.close();
       await stopSandbox?.();
     },
   };

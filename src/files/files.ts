@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path';
 import { InputError } from '../errors.js';
 import { URI_SCHEME } from '../word.js';
-import type { MediaEntry, MediaStore } from './media-store.js';
+import type { KnownMedia, MediaStore } from './media-store.js';
 import { expandPath, usableRoots } from './roots.js';
 import { readInside } from './safe-read.js';
 import { mediaTypeOf } from './types.js';
@@ -36,10 +36,13 @@ export interface Files {
   roots(): Promise<string[]>;
   /** A local path or an `orbit://media/{id}` of this caller; refuses (before reading) files above `maxBytes`. */
   read(ref: string, options: { maxBytes: number; purpose: string; argument?: string }): Promise<LocalFile>;
-  /** Saves an output as a new file (never replacing one), typed by its content. */
-  save(data: Buffer, options?: { mimeType?: string; name?: string }): Promise<SavedFile>;
+  /**
+   * Saves an output as a new file (never replacing one), typed by its content. `url`: where the
+   * platform serves the original, for replicas that cannot share a large file's bytes.
+   */
+  save(data: Buffer, options?: { mimeType?: string; name?: string; url?: string }): Promise<SavedFile>;
   /** This caller's saved files, newest first. */
-  list(limit?: number): SavedFile[];
+  list(limit?: number): Promise<SavedFile[]>;
   /** One of this caller's saved files with its bytes, or undefined. */
   open(id: string): Promise<{ file: SavedFile; data: Buffer } | undefined>;
 }
@@ -89,12 +92,12 @@ export function createFiles(config: FilesConfig, scope: FilesScope): Files {
       scope.warn?.(`not reading files under ${root}: it is ${reason}`);
     });
   };
-  const shown = (entry: MediaEntry): SavedFile => ({
+  const shown = (entry: KnownMedia): SavedFile => ({
     id: entry.id,
     uri: `${URI_SCHEME}://media/${entry.id}`,
     mimeType: entry.mimeType,
     bytes: entry.bytes,
-    ...(scope.trust === 'local' ? { path: entry.path } : {}),
+    ...(scope.trust === 'local' && entry.path ? { path: entry.path } : {}),
   });
   // The files a call just saved, kept for the few moments until its result inlines them: the
   // bytes are not read back from disk (bounded: a result inlines at most a few small files).
@@ -107,6 +110,17 @@ export function createFiles(config: FilesConfig, scope: FilesScope): Files {
       return recent;
     }
     const found = await config.media.read(scope.tenant, id);
+    if (found && 'tooLarge' in found) {
+      // Written by another replica and too large to share through the store.
+      throw new InputError(
+        `${URI_SCHEME}://media/${id} (${mb(found.entry.bytes)}) was saved by another replica of this server and is too large to share between replicas.`,
+        {
+          fix: found.entry.url
+            ? `Use the platform's URL of the original instead: ${found.entry.url}`
+            : 'Pass the https URL from the result that made it instead.',
+        },
+      );
+    }
     return found && { file: shown(found.entry), data: found.data };
   };
 
@@ -159,7 +173,13 @@ export function createFiles(config: FilesConfig, scope: FilesScope): Files {
     },
     async save(data, options = {}): Promise<SavedFile> {
       const type = mediaTypeOf(data, options.mimeType, options.name);
-      const entry = await config.media.write(outputFolder(config, scope), scope.tenant, data, type);
+      const entry = await config.media.write(
+        outputFolder(config, scope),
+        scope.tenant,
+        data,
+        type,
+        options.url,
+      );
       const file = shown(entry);
       if (data.length <= JUST_SAVED_MAX_BYTES) {
         justSaved.set(entry.id, { file, data });
@@ -167,7 +187,7 @@ export function createFiles(config: FilesConfig, scope: FilesScope): Files {
       }
       return file;
     },
-    list: (limit) => config.media.list(scope.tenant, limit).map(shown),
+    list: async (limit) => (await config.media.list(scope.tenant, limit)).map(shown),
     open,
   };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, lstat, mkdir, open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SharedMedia, SharedMediaEntry } from './media-shared.js';
 import { readOwnFile } from './safe-read.js';
 
 /** A file this server wrote, and whose it is. */
@@ -32,10 +33,19 @@ export interface MediaLimits {
 
 const DEFAULT_LIMITS: MediaLimits = { perTenant: 500, bytesPerTenant: 1024 * 1_048_576, total: 20_000 };
 
+/** A file as any replica may show it: the local entry, or what the shared store knows. */
+export type KnownMedia = Pick<MediaEntry, 'id' | 'tenant' | 'mimeType' | 'bytes' | 'createdAt'> & {
+  /** On this replica's disk (absent for a file another replica wrote). */
+  path?: string;
+  /** The platform's URL of the original, when the tool gave one. */
+  url?: string;
+};
+
 /**
- * The registry behind `orbit://media/{id}`: only files this process wrote, each visible to its
+ * The registry behind `orbit://media/{id}`: only files this server wrote, each visible to its
  * tenant alone. Bounded; over HTTP the files of a forgotten entry are removed too, so a remote
- * client cannot fill the server's disk.
+ * client cannot fill the server's disk. With a shared store, every replica also lists the files
+ * the others wrote and serves the small ones from the store (see SharedMedia).
  */
 export class MediaStore {
   private readonly entries = new Map<string, MediaEntry>();
@@ -44,6 +54,7 @@ export class MediaStore {
   constructor(
     limits: Partial<MediaLimits> = {},
     private readonly deleteEvicted: (entry: MediaEntry) => boolean = () => false,
+    private readonly shared?: SharedMedia,
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
   }
@@ -54,6 +65,7 @@ export class MediaStore {
     tenant: string,
     data: Buffer,
     type: { mimeType: string; ext: string },
+    url?: string,
   ): Promise<MediaEntry> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const folder = await lstat(dir);
@@ -76,6 +88,11 @@ export class MediaStore {
       };
       this.entries.set(id, entry);
       this.enforceLimits(tenant);
+      // Shared before the result that names it goes out, so any replica can serve it next.
+      await this.shared?.put(
+        { id, tenant, mimeType: type.mimeType, bytes: data.length, createdAt: entry.createdAt, url },
+        data,
+      );
       return entry;
     }
   }
@@ -85,19 +102,39 @@ export class MediaStore {
     return entry?.tenant === tenant ? entry : undefined;
   }
 
-  /** The tenant's files, newest first. */
-  list(tenant: string, limit = 50): MediaEntry[] {
+  /** The tenant's files, newest first (every replica's, with a shared store). */
+  async list(tenant: string, limit = 50): Promise<KnownMedia[]> {
+    if (this.shared) return (await this.shared.list(tenant, limit)).map((entry) => this.known(entry));
     const mine: MediaEntry[] = [];
     for (const entry of this.entries.values()) if (entry.tenant === tenant) mine.push(entry);
     return mine.reverse().slice(0, limit);
   }
 
-  /** The bytes of the tenant's file, or undefined when it is unknown or no longer the file written. */
-  async read(tenant: string, id: string): Promise<{ entry: MediaEntry; data: Buffer } | undefined> {
+  /**
+   * The bytes of the tenant's file, or undefined when it is unknown or no longer the file written.
+   * A file another replica wrote comes from the shared store; one too large to share is `too_large`
+   * with its entry (and the platform's URL when known).
+   */
+  async read(
+    tenant: string,
+    id: string,
+  ): Promise<{ entry: KnownMedia; data: Buffer } | { entry: KnownMedia; tooLarge: true } | undefined> {
     const entry = this.get(tenant, id);
-    if (!entry) return undefined;
-    const data = await readOwnFile(entry.path, entry);
-    return data ? { entry, data } : undefined;
+    if (entry) {
+      const data = await readOwnFile(entry.path, entry);
+      return data ? { entry, data } : undefined;
+    }
+    const elsewhere = await this.shared?.get(tenant, id);
+    if (!elsewhere) return undefined;
+    if (!elsewhere.shared) return { entry: this.known(elsewhere), tooLarge: true };
+    const data = await this.shared?.bytes(tenant, id);
+    return data ? { entry: this.known(elsewhere), data } : undefined;
+  }
+
+  /** This replica's entry when it wrote the file (with its path), else the shared one. */
+  private known(entry: SharedMediaEntry): KnownMedia {
+    const local = this.get(entry.tenant, entry.id);
+    return local ? { ...local, url: entry.url } : entry;
   }
 
   private enforceLimits(tenant: string): void {

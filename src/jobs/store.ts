@@ -1,7 +1,12 @@
+import { z } from 'zod';
+import { MemoryStore } from '../store/memory.js';
+import { type Store, storeKey } from '../store/store.js';
+
 /**
- * Last known state of every long job this process started or looked at, for `orbit://jobs/{id}`
- * and for resuming a wait. Kept in memory (jobs live on the platform; this is a view), bounded,
- * and kept per tenant: one caller never reads another's jobs.
+ * Last known state of every long job started or looked at, for `orbit://jobs/{id}` and for
+ * resuming a wait. Jobs live on the platform; this is a view, kept per tenant (one caller never
+ * reads another's jobs), bounded, and expiring. In memory by default; with a shared store every
+ * replica reads the jobs another started.
  */
 export interface JobRecord {
   id: string;
@@ -31,67 +36,143 @@ export type JobPatch = Partial<JobRecord> & Pick<JobRecord, 'id' | 'kind'>;
 
 /** One tenant's view of the jobs. */
 export interface Jobs {
-  /** Creates or updates a job; fields not given keep their value. */
-  record(patch: JobPatch): JobRecord;
-  get(id: string): JobRecord | undefined;
-  /** Newest first. */
-  list(): JobRecord[];
+  /** Creates or updates a job; fields not given keep their value. Written in the background, in order. */
+  record(patch: JobPatch): void;
+  get(id: string): Promise<JobRecord | undefined>;
+  /** Newest change first. */
+  list(): Promise<JobRecord[]>;
 }
 
-const MAX_JOBS = 5_000;
-const MAX_JOBS_PER_TENANT = 500;
+/** Checked when read back: a record comes from the store, which other processes write too. */
+const StoredJob = z.looseObject({
+  id: z.string(),
+  kind: z.string(),
+  model: z.string().optional(),
+  status: z.string(),
+  message: z.string().optional(),
+  progress: z.number().optional(),
+  next: z.string(),
+  polls: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  cost: z.record(z.string(), z.union([z.number(), z.string()])).optional(),
+  result: z.record(z.string(), z.unknown()).optional(),
+  error: z.string().optional(),
+  resume: z.record(z.string(), z.unknown()).optional(),
+});
 
-/** The process-wide store; each connection sees its tenant's part through `forTenant`. */
+export interface JobLimits {
+  perTenant: number;
+  /** Jobs kept in all, every tenant together. */
+  total: number;
+  /** A job nobody touched for this long is forgotten (it stays on the platform). */
+  ttlMs: number;
+}
+
+export const DEFAULT_JOB_LIMITS: JobLimits = { perTenant: 500, total: 5_000, ttlMs: 7 * 24 * 3_600_000 };
+
+export interface JobStoreOptions {
+  store?: Store;
+  limits?: Partial<JobLimits>;
+  now?: () => number;
+  /** A write that failed (the store was unreachable): logged, the call goes on. */
+  onError?: (error: Error) => void;
+}
+
+/** The process-wide book of jobs; each connection sees its tenant's part through `forTenant`. */
 export class JobStore {
-  private readonly jobs = new Map<string, JobRecord>();
+  private readonly store: Store;
+  private readonly limits: JobLimits;
+  private readonly now: () => number;
+  private sequence = 0;
+  private readonly observers = new Set<(tenant: string, patch: JobPatch) => void>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly options: JobStoreOptions = {}) {
+    this.store = options.store ?? new MemoryStore();
+    this.limits = { ...DEFAULT_JOB_LIMITS, ...options.limits };
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Told of every record from now on (the HTTP endpoint links a job to the call following it). */
+  observe(observer: (tenant: string, patch: JobPatch) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
 
   forTenant(tenant: string): Jobs {
-    const prefix = `${tenant}|`;
     return {
-      record: (patch) => this.upsert(`${prefix}${patch.id}`, prefix, patch),
-      get: (id) => this.jobs.get(`${prefix}${id}`),
-      list: () =>
-        [...this.jobs.entries()]
-          .filter(([key]) => key.startsWith(prefix))
-          .map(([, job]) => job)
-          .reverse(),
+      record: (patch) => this.record(tenant, patch),
+      get: (id) => this.get(tenant, id),
+      list: () => this.list(tenant),
     };
   }
 
-  private upsert(key: string, prefix: string, patch: JobPatch): JobRecord {
-    const stamp = new Date(this.now()).toISOString();
-    const previous = this.jobs.get(key);
-    const record: JobRecord = {
-      status: 'pending',
-      next: '',
-      polls: 0,
-      created_at: stamp,
-      ...previous,
-      ...definedOnly(patch),
-      id: patch.id,
-      kind: patch.kind,
-      updated_at: stamp,
+  private record(tenant: string, patch: JobPatch): void {
+    for (const observer of this.observers) observer(tenant, patch);
+    const stamp = this.now();
+    const fields: Record<string, string> = { updated_at: JSON.stringify(new Date(stamp).toISOString()) };
+    for (const [name, value] of Object.entries(patch))
+      if (value !== undefined) fields[name] = JSON.stringify(value);
+    const initial = {
+      status: JSON.stringify('pending'),
+      next: JSON.stringify(''),
+      polls: '0',
+      created_at: fields.updated_at!,
     };
-    // Re-inserted, so Map order is the order of last change: the oldest go first below.
-    this.jobs.delete(key);
-    this.jobs.set(key, record);
-    let mine = 0;
-    for (const other of this.jobs.keys()) if (other.startsWith(prefix)) mine++;
-    if (mine > MAX_JOBS_PER_TENANT) {
-      for (const other of this.jobs.keys()) {
-        if (other.startsWith(prefix)) {
-          this.jobs.delete(other);
-          break;
-        }
-      }
-    }
-    if (this.jobs.size > MAX_JOBS) this.jobs.delete(this.jobs.keys().next().value!);
-    return record;
+    // Ties broken by order within this process, so "changed longest ago" is exact here.
+    const score = stamp + (this.sequence++ % 1_000) / 1_000;
+    const { perTenant, total, ttlMs } = this.limits;
+    // Issued together, in order: a read that follows sees this write.
+    const writes = [
+      this.store.merge(this.recordKey(tenant, patch.id), fields, ttlMs, initial),
+      this.store
+        .index(this.indexKey(tenant), patch.id, score, { maxItems: perTenant, ttlMs })
+        .then((gone) => this.forget(tenant, gone)),
+      this.store
+        .index(storeKey('jobs-all'), `${tenant}|${patch.id}`, score, { maxItems: total, ttlMs })
+        .then((gone) => Promise.all(gone.map((member) => this.forgetEverywhere(member)))),
+    ];
+    Promise.all(writes).catch((error: unknown) => this.options.onError?.(error as Error));
+  }
+
+  private async get(tenant: string, id: string): Promise<JobRecord | undefined> {
+    return decode(await this.store.fields(this.recordKey(tenant, id)));
+  }
+
+  private async list(tenant: string): Promise<JobRecord[]> {
+    const ids = await this.store.members(this.indexKey(tenant), { limit: this.limits.perTenant });
+    const records = await this.store.fieldsOfMany(ids.map((id) => this.recordKey(tenant, id)));
+    return records.map(decode).filter((job): job is JobRecord => job !== undefined);
+  }
+
+  private async forget(tenant: string, ids: readonly string[]): Promise<void> {
+    if (ids.length) await this.store.delete(...ids.map((id) => this.recordKey(tenant, id)));
+  }
+
+  private async forgetEverywhere(member: string): Promise<void> {
+    const split = member.indexOf('|');
+    const tenant = member.slice(0, split);
+    const id = member.slice(split + 1);
+    await Promise.all([this.store.unindex(this.indexKey(tenant), id), this.forget(tenant, [id])]);
+  }
+
+  private recordKey(tenant: string, id: string): string {
+    return storeKey('job', tenant, id);
+  }
+
+  private indexKey(tenant: string): string {
+    return storeKey('jobs', tenant);
   }
 }
 
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+function decode(fields: Record<string, string> | undefined): JobRecord | undefined {
+  if (!fields) return undefined;
+  const parsed: Record<string, unknown> = {};
+  try {
+    for (const [name, value] of Object.entries(fields)) parsed[name] = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  const job = StoredJob.safeParse(parsed);
+  return job.success ? job.data : undefined;
 }

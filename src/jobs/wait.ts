@@ -7,6 +7,7 @@ import {
   UpstreamTimeoutError,
 } from '../errors.js';
 import type { Progress } from '../progress.js';
+import { handBackSignal } from './drain.js';
 
 /**
  * The one waiting machine for long jobs (video, async speech, async transcription): poll with a
@@ -59,6 +60,8 @@ export interface WaitSpec<T> {
   onPending?(step: Pending, polls: number): void;
   /** The first progress line, reported before the first poll. */
   startMessage?: string;
+  /** Ends the wait as if the deadline had passed (the server is shutting down); the process's by default. */
+  handBack?: AbortSignal;
   now?: () => number;
 }
 
@@ -69,6 +72,7 @@ export type WaitOutcome<T> =
 export async function waitForJob<T>(spec: WaitSpec<T>): Promise<WaitOutcome<T>> {
   const now = spec.now ?? Date.now;
   const interval = { ...DEFAULT_INTERVAL, ...spec.interval };
+  const handBack = spec.handBack ?? handBackSignal;
   const started = now();
   const deadline = started + Math.max(0, spec.deadlineMs);
   let delay = interval.initialMs;
@@ -106,11 +110,12 @@ export async function waitForJob<T>(spec: WaitSpec<T>): Promise<WaitOutcome<T>> 
       }
     }
     const remaining = deadline - now();
-    if (remaining <= 0) return { done: false, last, polls, waitedMs: now() - started };
+    if (remaining <= 0 || handBack.aborted) return { done: false, last, polls, waitedMs: now() - started };
     const wait =
       hintMs !== undefined ? Math.min(Math.max(hintMs, MIN_HINT_MS), MAX_HINT_MS) : Math.round(delay);
     if (hintMs === undefined) delay = Math.min(interval.maxMs, delay * interval.factor);
-    await sleep(Math.min(wait, remaining), spec.signal);
+    await sleep(Math.min(wait, remaining), spec.signal, handBack);
+    if (handBack.aborted) return { done: false, last, polls, waitedMs: now() - started };
   }
 }
 
@@ -127,19 +132,27 @@ export function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
-/** Sleeps, rejecting with AbortedError the moment the signal aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Sleeps, rejecting with AbortedError the moment the signal aborts; `wake` ends the sleep early. */
+export function sleep(ms: number, signal: AbortSignal, wake?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted)
       return reject(new AbortedError('Cancelled while waiting; the job itself may still run.'));
-    const onAbort = () => {
+    if (wake?.aborted) return resolve();
+    const done = () => {
       clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      wake?.removeEventListener('abort', onWake);
+    };
+    const onAbort = () => {
+      done();
       reject(new AbortedError('Cancelled while waiting; the job itself may still run.'));
     };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
+    const onWake = () => {
+      done();
       resolve();
-    }, ms);
+    };
+    const timer = setTimeout(onWake, ms);
     signal.addEventListener('abort', onAbort, { once: true });
+    wake?.addEventListener('abort', onWake, { once: true });
   });
 }

@@ -3,6 +3,7 @@ import type { Target } from '../context.js';
 import type { Credential } from '../credentials.js';
 import type { HttpClient } from '../http/client.js';
 import type { Logger } from '../log.js';
+import type { Store } from '../store/store.js';
 import { json, requestCredential, rpcError } from './http-request.js';
 import { KeyChecker } from './key-check.js';
 import { publicOrigin, wwwAuthenticate } from './resource-metadata.js';
@@ -22,8 +23,10 @@ export class HttpAuth {
     private readonly mcpPath: string,
     client: HttpClient,
     log: Logger,
+    store?: Store,
   ) {
-    this.keys = new KeyChecker(client, log);
+    // With a shared store, a key one replica checked is known to all, and so is a refused one.
+    this.keys = new KeyChecker(client, log, {}, store?.shared ? store : undefined);
   }
 
   /** The request's credential, or a 401 pointing to the authorization server. */

@@ -1,5 +1,4 @@
-import type { ServerResponse } from 'node:http';
-import type { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Toolset } from '../config.js';
 
@@ -22,10 +21,17 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   idleMs: 30 * 60_000,
 };
 
+/** What the registry needs of a session's transport. */
+export interface SessionTransport {
+  close(): Promise<void>;
+}
+
 export interface Session {
   /** Set once the transport has answered initialize. */
   id?: string;
-  transport?: StreamableHTTPServerTransport;
+  transport?: SessionTransport;
+  /** Hands one HTTP request of the session to its transport. */
+  handle?: (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>;
   server?: Server;
   /** Fingerprint of all the caller sent (key and admin credentials); bound for life, nothing else is served on it. */
   owner: string;
@@ -122,6 +128,11 @@ export class SessionRegistry {
   find(id: string, owner: string): Session | undefined {
     const session = this.byId.get(id);
     return session?.owner === owner ? session : undefined;
+  }
+
+  /** The session with this id whoever owns it: for changes other replicas announce, never to serve a request. */
+  get(id: string): Session | undefined {
+    return this.byId.get(id);
   }
 
   /** Counts the response as open until it closes: a session with a live stream is never idle. */

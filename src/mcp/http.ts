@@ -12,14 +12,19 @@ import {
   isInitializeRequest,
   isLegacyRequest,
 } from '@modelcontextprotocol/server';
-import { SpendBudget } from '../budget.js';
 import type { Toolset } from '../config.js';
 import type { Credential } from '../credentials.js';
-import { createLogger } from '../log.js';
+import { handBackJobs } from '../jobs/drain.js';
+import { createLogger, logsAt } from '../log.js';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { HttpAuth } from './http-auth.js';
+import { SpendBudgets } from './http-budgets.js';
+import { CallTracker } from './http-calls.js';
+import { SessionDirectory } from './http-directory.js';
+import { Drain } from './http-drain.js';
 import { LegacySessions } from './http-legacy.js';
+import { describeBody, type RequestFacts, requestLogger } from './http-log.js';
 import {
   header,
   hostAllowed,
@@ -33,7 +38,7 @@ import {
   TOO_LARGE,
 } from './http-request.js';
 import { DEFAULT_SESSION_LIMITS, type Session, type SessionLimits } from './http-sessions.js';
-import { fingerprint, fingerprintAll, RequestCredentials } from './request-credentials.js';
+import { fingerprint, RequestCredentials } from './request-credentials.js';
 import { isResourceMetadataPath, publicOrigin, resourceMetadata } from './resource-metadata.js';
 import { createMcpServer, type Registry } from './server.js';
 
@@ -52,6 +57,11 @@ export interface HttpOptions {
 export interface RunningHttp {
   url: string;
   port: number;
+  /**
+   * SIGTERM: takes no new request (503), lets running calls finish until the drain deadline, then
+   * hands their jobs over (shared store) or back; resolves when it is safe to close.
+   */
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,25 +85,37 @@ export async function serveHttp(
   options: HttpOptions,
 ): Promise<RunningHttp> {
   const mcpPath = options.path ?? '/mcp';
-  const log = createLogger(runtime.config.logLevel);
-  const auth = new HttpAuth(runtime.target, mcpPath, runtime.client, log);
-  // Without sessions, what a key may spend is counted per key.
-  const budgets = new Map<string, SpendBudget>();
-  const budgetFor = (owner: string) => {
-    let budget = budgets.get(owner);
-    if (!budget) {
-      budget = new SpendBudget(runtime.config.maxSpendUsd);
-      budgets.set(owner, budget);
-      if (budgets.size > 10_000) budgets.delete(budgets.keys().next().value!);
-    }
-    return budget;
-  };
+  const { config, store } = runtime;
+  const log = createLogger(config.logLevel);
+  const limits = { ...DEFAULT_SESSION_LIMITS, ...options.limits };
+  const auth = new HttpAuth(runtime.target, mcpPath, runtime.client, log, store);
+  // Without sessions, what a key may spend is counted per key (and per session in a session).
+  const budgets = new SpendBudgets(config.maxSpendUsd, store);
+  const drain = new Drain();
+  const toolNames = new Set(registry.tools.entries.map((entry) => entry.name));
+  const logRequest = logsAt(config.logLevel, 'info')
+    ? requestLogger({ replica: runtime.replicaId, tools: toolNames })
+    : undefined;
+  // With a shared store, 2025 sessions, their events and their calls are every replica's.
+  const calls = store.shared
+    ? new CallTracker({
+        store,
+        replica: runtime.replicaId,
+        leaseMs: config.leaseMs,
+        ttlMs: limits.idleMs,
+        log,
+      })
+    : undefined;
+  const stopObserving = calls
+    ? runtime.jobs.observe((_tenant, patch) => calls.jobRecorded(patch))
+    : undefined;
   let port = options.port;
 
   const serverFor = (
     credentials: readonly Credential[],
     toolsets: Toolset[] | undefined,
     session?: Session,
+    sessionId?: string,
   ) => {
     const key = fingerprint(credentials[0]!);
     return createMcpServer({
@@ -102,11 +124,11 @@ export async function serveHttp(
       client: runtime.client,
       credentials: new RequestCredentials(credentials, (refused) => {
         auth.keys.forget(refused);
-        if (session) session.refused = true;
+        if (session) sessions.refused(session);
       }),
       files: runtime.files,
       jobs: runtime.jobs,
-      budget: session ? undefined : budgetFor(key),
+      budget: session ? budgets.forSession(sessionId) : budgets.forKey(key),
       trust: 'remote',
       // Files and jobs belong to the key: adding an admin credential does not change whose they are.
       tenant: key.slice(0, 32),
@@ -130,10 +152,14 @@ export async function serveHttp(
     createMcpHandler(factory, { legacy: 'stateless', maxRequestBodySize: MAX_BODY_BYTES }),
   );
   const sessions = new LegacySessions(
-    { ...DEFAULT_SESSION_LIMITS, ...options.limits },
+    limits,
     auth,
-    (credentials, session) => serverFor(credentials, session.toolsets, session),
+    (credentials, session, id) => serverFor(credentials, session.toolsets, session, id),
+    calls
+      ? { store, directory: new SessionDirectory(store, limits, log), calls, leaseMs: config.leaseMs, log }
+      : undefined,
   );
+  await sessions.start();
 
   const withCaller = (req: IncomingMessage, caller: Caller) => {
     const authInfo: AuthInfo = {
@@ -145,18 +171,23 @@ export async function serveHttp(
     return Object.assign(req, { auth: authInfo });
   };
 
-  const handleMcp = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse, url: URL, facts: RequestFacts) => {
     const credential = auth.credential(req, res);
     if (!credential) return;
     const credentials = [credential, ...requestExtras(req)];
+    facts.tenant = fingerprint(credential).slice(0, 12);
+    facts.secrets = credentials.map((c) => c.value);
     const toolsets = parseToolsets(url.searchParams.get('toolsets'));
     if (toolsets instanceof Error)
       return json(res, 400, { error: 'invalid_toolsets', message: toolsets.message });
     const body = await readBody(req, res);
     if (body === HANDLED) return;
+    Object.assign(facts, describeBody(body, toolNames));
+    // A budget shared by replicas is read before the call spends against it.
+    await budgets.refresh(credential, options.stateless ? undefined : header(req, 'mcp-session-id'));
 
     const sessionId = options.stateless ? undefined : header(req, 'mcp-session-id');
-    if (sessionId) return sessions.continue(req, res, sessionId, fingerprintAll(credentials), body);
+    if (sessionId) return sessions.continue(req, res, sessionId, credentials, body);
 
     const legacy = req.method !== 'POST' || (await isLegacyRequest(await toWebRequest(req, body), body));
     if (legacy && !options.stateless && (req.method !== 'POST' || !isInitializeRequest(body))) {
@@ -170,7 +201,7 @@ export async function serveHttp(
     return sessions.open(req, res, credentials, vouched.checked, body, toolsets);
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, facts: RequestFacts) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (
       !hostAllowed(req.headers.host, port, options.allowedHosts) ||
@@ -183,10 +214,22 @@ export async function serveHttp(
     }
     if (url.pathname === '/health') {
       return json(res, 200, {
-        status: 'ok',
+        status: drain.draining ? 'draining' : 'ok',
         version: VERSION,
         target: runtime.target.kind,
+        replica: runtime.replicaId,
+        store: store.kind,
         sessions: sessions.registry.size,
+      });
+    }
+    if (url.pathname === '/ready') {
+      // Ready for traffic: not shutting down, and the store answers.
+      const storeUp = drain.draining ? undefined : await store.ping();
+      const ready = !drain.draining && storeUp === true;
+      return json(res, ready ? 200 : 503, {
+        status: ready ? 'ready' : drain.draining ? 'draining' : 'store_unreachable',
+        replica: runtime.replicaId,
+        store: store.kind,
       });
     }
     if (isResourceMetadataPath(url.pathname, mcpPath)) {
@@ -199,11 +242,14 @@ export async function serveHttp(
     }
     if (url.pathname !== mcpPath)
       return json(res, 404, { error: 'not_found', message: `MCP endpoint is ${mcpPath}` });
-    return handleMcp(req, res, url);
+    if (drain.draining) return drain.refuse(res);
+    drain.track(req, res);
+    return handleMcp(req, res, url, facts);
   };
 
   const http: NodeServer = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    const facts = logRequest?.(req, res) ?? {};
+    handle(req, res, facts).catch((error: unknown) => {
       log.error('HTTP request failed', { error: String(error) });
       if (!res.headersSent) rpcError(res, 500, -32603, 'Internal error.');
       else res.end();
@@ -218,7 +264,20 @@ export async function serveHttp(
   return {
     url: `http://${shownHost}:${port}${mcpPath}`,
     port,
+    async drain() {
+      const outcome = await drain.drain({
+        deadlineMs: config.drainMs,
+        handOver: calls ? () => calls.handOver() : undefined,
+        handBack: handBackJobs,
+      });
+      log.info(
+        outcome.finished
+          ? 'drained: every running call finished'
+          : `drain deadline passed: ${outcome.handedOver} call(s) handed to other replicas, the rest answered with their job id`,
+      );
+    },
     async close() {
+      stopObserving?.();
       await sessions.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

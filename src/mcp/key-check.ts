@@ -3,6 +3,7 @@ import { type Credential, StaticCredentials } from '../credentials.js';
 import { isOrbitError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Logger } from '../log.js';
+import { type Store, storeKey } from '../store/store.js';
 import { fingerprint } from './request-credentials.js';
 
 /**
@@ -24,6 +25,8 @@ export interface KeyCheckOptions {
  * Asks the platform once whether a key is known before the remote endpoint does any work for it:
  * made-up keys open no session. The answer is cached by fingerprint (never the key), concurrent
  * checks of one key share a request, and an address that keeps presenting bad keys is slowed down.
+ * With a shared store, the answers and the refusals per address are every replica's: a key checked
+ * by one is not asked about again by the next, and a bad-key flood counts across replicas.
  */
 export class KeyChecker {
   private readonly verdicts = new Map<string, { verdict: KeyVerdict; until: number }>();
@@ -37,6 +40,7 @@ export class KeyChecker {
     private readonly client: HttpClient,
     private readonly log: Logger,
     options: KeyCheckOptions = {},
+    private readonly shared?: Store,
   ) {
     this.validMs = options.validMs ?? 10 * 60_000;
     this.refusedMs = options.refusedMs ?? 30_000;
@@ -48,20 +52,58 @@ export class KeyChecker {
     const id = fingerprint(credential);
     const cached = this.verdicts.get(id);
     if (cached && cached.until > Date.now()) return cached.verdict;
-    if (this.recentRefusals(address).length >= this.refusalsPerMinute) return 'throttled';
+    if ((await this.refusalsFrom(address)) >= this.refusalsPerMinute) return 'throttled';
     let pending = this.pending.get(id);
     if (!pending) {
-      pending = this.ask(credential).finally(() => this.pending.delete(id));
+      pending = this.lookUp(credential).finally(() => this.pending.delete(id));
       this.pending.set(id, pending);
     }
     const verdict = await pending;
-    if (verdict === 'refused') this.recentRefusals(address).push(Date.now());
+    if (verdict === 'refused') await this.refusedFrom(address);
     return verdict;
   }
 
-  /** The platform refused the key on a call: the next new session asks again. */
+  /** The platform refused the key on a call: the next new session asks again (on every replica). */
   forget(credential: Credential): void {
-    this.verdicts.delete(fingerprint(credential));
+    const id = fingerprint(credential);
+    this.verdicts.delete(id);
+    this.shared?.delete(storeKey('key-verdict', id)).catch(() => {});
+  }
+
+  /** Another replica's answer when there is one, else the platform's. */
+  private async lookUp(credential: Credential): Promise<KeyVerdict> {
+    const id = fingerprint(credential);
+    const known = await this.shared?.get(storeKey('key-verdict', id)).catch(() => undefined);
+    if (known === 'valid' || known === 'refused') {
+      this.remember(id, known);
+      return known;
+    }
+    const verdict = await this.ask(credential);
+    if (verdict !== 'unknown')
+      await this.shared
+        ?.set(storeKey('key-verdict', id), verdict, verdict === 'valid' ? this.validMs : this.refusedMs)
+        .catch(() => {});
+    return verdict;
+  }
+
+  /** Refused keys this address presented in the last minute (every replica's, with a shared store). */
+  private async refusalsFrom(address: string): Promise<number> {
+    if (!this.shared) return this.recentRefusals(address).length;
+    const [now, before] = await Promise.all(
+      [0, 1].map((ago) => this.shared!.get(this.refusalWindow(address, ago)).catch(() => undefined)),
+    );
+    // Two fixed one-minute windows, the older one weighted by how much of it is still in the last minute.
+    const elapsed = (Date.now() % 60_000) / 60_000;
+    return Number(now ?? 0) + Number(before ?? 0) * (1 - elapsed);
+  }
+
+  private async refusedFrom(address: string): Promise<void> {
+    if (!this.shared) return void this.recentRefusals(address).push(Date.now());
+    await this.shared.add(this.refusalWindow(address, 0), 1, 120_000).catch(() => {});
+  }
+
+  private refusalWindow(address: string, minutesAgo: number): string {
+    return storeKey('key-refusals', address, String(Math.floor(Date.now() / 60_000) - minutesAgo));
   }
 
   private async ask(credential: Credential): Promise<KeyVerdict> {

@@ -8,10 +8,10 @@ import { QuoteFile, StoredQuote } from './quote-file.js';
 export { StoredQuote } from './quote-file.js';
 
 /**
- * Where quoted requests are kept until paid: in memory with the caller's job records (so they are
- * per tenant, and `orbit://jobs/{quote_id}` shows the quote's state without its request), and for
- * a person's own process (stdio) also on disk, so a restart does not lose a quote being paid. Over
- * HTTP quotes stay in memory only.
+ * Where quoted requests are kept until paid: with the caller's job records (so they are per
+ * tenant, shared by every replica when a store is set, and `orbit://jobs/{quote_id}` shows the
+ * quote's state without its request), and for a person's own process (stdio) also on disk, so a
+ * restart does not lose a quote being paid. Over HTTP quotes stay with the job records only.
  */
 export interface QuoteScope {
   jobs: Jobs;
@@ -34,9 +34,9 @@ export class Quotes {
     this.persist(quote);
   }
 
-  /** A quote of this platform, from memory or (stdio) the config folder. */
-  get(id: string): StoredQuote | undefined {
-    const job = this.scope.jobs.get(id);
+  /** A quote of this platform, from the job records (shared by replicas with a store) or (stdio) the config folder. */
+  async get(id: string): Promise<StoredQuote | undefined> {
+    const job = await this.scope.jobs.get(id);
     const inMemory = job?.kind === KIND ? StoredQuote.safeParse(job.resume) : undefined;
     const quote = inMemory?.success ? inMemory.data : this.file?.get(id);
     if (!quote || quote.platform !== this.scope.api.baseUrl) return undefined;

@@ -27,6 +27,8 @@ describe('loadConfig', () => {
       timeoutMs: 120_000,
       maxRetries: 2,
       logLevel: 'info',
+      drainMs: 25_000,
+      leaseMs: 15_000,
     });
   });
 
@@ -46,6 +48,10 @@ describe('loadConfig', () => {
         ORBIT_TIMEOUT_MS: '5000',
         ORBIT_MAX_RETRIES: '0',
         ORBIT_LOG_LEVEL: 'debug',
+        ORBIT_STORE_URL: 'redis://127.0.0.1:6379',
+        ORBIT_DRAIN_MS: '1000',
+        ORBIT_REPLICA_ID: 'replica-1',
+        ORBIT_LEASE_MS: '3000',
       },
     );
     expect(config).toEqual({
@@ -61,7 +67,18 @@ describe('loadConfig', () => {
       timeoutMs: 5000,
       maxRetries: 0,
       logLevel: 'debug',
+      store: 'redis://127.0.0.1:6379',
+      drainMs: 1000,
+      replicaId: 'replica-1',
+      leaseMs: 3000,
     });
+  });
+
+  it('takes only a redis:// or rediss:// store URL', () => {
+    expect(() => loadConfig({ store: 'http://127.0.0.1:6379' }, {})).toThrow(/--store: must be a redis/);
+    expect(loadConfig({}, { ORBIT_STORE_URL: 'rediss://cache.example:6380' }).store).toBe(
+      'rediss://cache.example:6380',
+    );
   });
 
   it('lets flags win over the environment', () => {

@@ -113,23 +113,42 @@ describe('waitForJob', () => {
 });
 
 describe('JobStore', () => {
-  it('keeps jobs per tenant and merges updates', () => {
-    const store = new JobStore(() => 0);
+  it('keeps jobs per tenant and merges updates', async () => {
+    const store = new JobStore({ now: () => 0 });
     const a = store.forTenant('a');
     a.record({ id: 'j1', kind: 'video', status: 'IN_QUEUE', next: 'video_status' });
     a.record({ id: 'j1', kind: 'video', status: 'COMPLETED' });
-    expect(a.get('j1')).toMatchObject({ status: 'COMPLETED', next: 'video_status' });
-    expect(store.forTenant('b').get('j1')).toBeUndefined();
-    expect(store.forTenant('b').list()).toEqual([]);
-    expect(a.list()).toHaveLength(1);
+    expect(await a.get('j1')).toMatchObject({ status: 'COMPLETED', next: 'video_status' });
+    expect(await store.forTenant('b').get('j1')).toBeUndefined();
+    expect(await store.forTenant('b').list()).toEqual([]);
+    expect(await a.list()).toHaveLength(1);
   });
 
-  it('keeps at most 500 jobs per tenant, forgetting the one changed longest ago', () => {
-    const store = new JobStore(() => 0);
+  it('keeps at most 500 jobs per tenant, forgetting the one changed longest ago', async () => {
+    const store = new JobStore({ now: () => 0 });
     const a = store.forTenant('a');
     for (let n = 0; n < 501; n++) a.record({ id: `j${n}`, kind: 'evaluation' });
-    expect(a.list()).toHaveLength(500);
-    expect(a.get('j0')).toBeUndefined();
-    expect(a.get('j500')).toBeDefined();
+    expect(await a.list()).toHaveLength(500);
+    expect(await a.get('j0')).toBeUndefined();
+    expect(await a.get('j500')).toBeDefined();
+  });
+});
+
+describe('hand-back on shutdown', () => {
+  it('ends a wait at once with the last state when the server hands its jobs back', async () => {
+    const handBack = new AbortController();
+    const p = progress();
+    const waiting = waitForJob<string>({
+      poll: async () => running('rendering, 40%', 60_000, 0.4),
+      progress: p,
+      signal: new AbortController().signal,
+      deadlineMs: 600_000,
+      handBack: handBack.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    handBack.abort();
+    const outcome = await waiting;
+    expect(outcome.done).toBe(false);
+    if (!outcome.done) expect(outcome.last?.message).toBe('rendering, 40%');
   });
 });

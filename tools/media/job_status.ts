@@ -36,7 +36,7 @@ export default defineTool({
   }),
   output: Output,
   async run(args, ctx) {
-    const known = ctx.jobs.get(args.run_id);
+    const known = await ctx.jobs.get(args.run_id);
     const kind = args.kind ?? known?.kind;
     if (kind === RESPONSE_KIND) {
       const r = await awaitResponse(ctx, args.run_id, args.max_wait_s, known?.model);

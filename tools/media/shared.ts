@@ -48,8 +48,14 @@ function kilobytes(bytes: number): string {
   return bytes < 1_048_576 ? `${Math.ceil(bytes / 1024)} KB` : mb(bytes);
 }
 
-export async function saveBytes(ctx: ToolContext, data: Buffer, contentType?: string): Promise<FileOut> {
-  return toFileOut(await ctx.files.save(data, { mimeType: contentType }));
+/** `url`: where the platform serves the original (replicas that cannot share a large file point to it). */
+export async function saveBytes(
+  ctx: ToolContext,
+  data: Buffer,
+  contentType?: string,
+  url?: string,
+): Promise<FileOut> {
+  return toFileOut(await ctx.files.save(data, { mimeType: contentType, url }));
 }
 
 /** Each saved file of a result: the renderer sends image and audio inline (capped) and a resource_link. */

@@ -90,7 +90,7 @@ export async function awaitVideo(
   known: Known,
   options: { maxWaitS: number; download: boolean },
 ): Promise<VideoOut> {
-  const recorded = ctx.jobs.get(known.runId)?.cost?.estimate;
+  const recorded = (await ctx.jobs.get(known.runId))?.cost?.estimate;
   const estimate = known.estimate ?? (typeof recorded === 'number' ? recorded : undefined);
   const cost = costOf({ estimate, balance: known.balance });
   const next = nextCall('video_status', known.runId);

@@ -144,7 +144,7 @@ export async function saveVideo(
   if (url && !routes.older) {
     try {
       const { data, contentType } = await download(ctx, url, 'the video');
-      return saveBytes(ctx, data, contentType);
+      return saveBytes(ctx, data, contentType, url);
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
     }

@@ -76,7 +76,7 @@ export default defineTool({
       return {
         run_id: known.runId,
         status: 'IN_QUEUE',
-        cost: ctx.jobs.get(known.runId)?.cost,
+        cost: (await ctx.jobs.get(known.runId))?.cost,
         next: nextCall('video_status', known.runId),
       };
     }

@@ -17,7 +17,7 @@ export default defineTool({
   output: VideoOut,
   nature: 'read',
   async run(args, ctx) {
-    const job = ctx.jobs.get(args.run_id);
+    const job = await ctx.jobs.get(args.run_id);
     return awaitVideo(
       ctx,
       { runId: args.run_id, model: job?.model },

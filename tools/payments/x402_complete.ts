@@ -38,7 +38,7 @@ export default defineTool({
   nature: 'write',
   async run(args, ctx) {
     const quotes = quotesFor(ctx);
-    const quote = quotes.get(args.quote_id.trim());
+    const quote = await quotes.get(args.quote_id.trim());
     if (!quote) {
       throw new InputError(
         `No quote "${args.quote_id}" is kept by this server (quotes last until they expire).`,

@@ -3,7 +3,9 @@ import { mkdtemp, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SharedMedia } from '../../../src/files/media-shared.js';
 import { MediaStore } from '../../../src/files/media-store.js';
+import { MemoryStore } from '../../../src/store/memory.js';
 
 const PNG = { mimeType: 'image/png', ext: 'png' };
 let dir: string;
@@ -29,10 +31,10 @@ describe('MediaStore', () => {
     const store = new MediaStore();
     const mine = await store.write(dir, 'tenant-a', Buffer.from('a'), PNG);
     await store.write(dir, 'tenant-b', Buffer.from('b'), PNG);
-    expect(store.list('tenant-a').map((e) => e.id)).toEqual([mine.id]);
+    expect((await store.list('tenant-a')).map((e) => e.id)).toEqual([mine.id]);
     expect(store.get('tenant-b', mine.id)).toBeUndefined();
     expect(await store.read('tenant-b', mine.id)).toBeUndefined();
-    expect((await store.read('tenant-a', mine.id))?.data).toEqual(Buffer.from('a'));
+    expect(await store.read('tenant-a', mine.id)).toMatchObject({ data: Buffer.from('a') });
   });
 
   it('serves nothing once the file was swapped for a symlink or another file', async () => {
@@ -51,7 +53,7 @@ describe('MediaStore', () => {
     const store = new MediaStore({ perTenant: 2 }, (entry) => entry.tenant !== 'local');
     const remote = [];
     for (const n of [1, 2, 3]) remote.push(await store.write(dir, 'remote', Buffer.from(`r${n}`), PNG));
-    expect(store.list('remote').map((e) => e.id)).toEqual([remote[2]!.id, remote[1]!.id]);
+    expect((await store.list('remote')).map((e) => e.id)).toEqual([remote[2]!.id, remote[1]!.id]);
     await new Promise((r) => setTimeout(r, 20));
     expect(existsSync(remote[0]!.path)).toBe(false);
     const local = [];
@@ -65,5 +67,30 @@ describe('MediaStore', () => {
     const first = await store.write(dir, 't', Buffer.alloc(6), PNG);
     await store.write(dir, 't', Buffer.alloc(6), PNG);
     expect(store.get('t', first.id)).toBeUndefined();
+  });
+
+  it('with a shared store, lists and serves a file another replica wrote, to its tenant only', async () => {
+    const store = new MemoryStore();
+    const a = new MediaStore({}, () => false, new SharedMedia(store));
+    const b = new MediaStore({}, () => false, new SharedMedia(store));
+    const mine = await a.write(dir, 'tenant-a', Buffer.from('made on a'), PNG);
+    expect((await b.list('tenant-a')).map((e) => e.id)).toEqual([mine.id]);
+    expect(await b.read('tenant-a', mine.id)).toMatchObject({ data: Buffer.from('made on a') });
+    expect(await b.read('tenant-b', mine.id)).toBeUndefined();
+    expect(await b.list('tenant-b')).toEqual([]);
+    await store.close();
+  });
+
+  it('with a shared store, lists a file too large to share with its URL instead of its bytes', async () => {
+    const store = new MemoryStore();
+    const a = new MediaStore({}, () => false, new SharedMedia(store, { maxFileBytes: 4 }));
+    const b = new MediaStore({}, () => false, new SharedMedia(store, { maxFileBytes: 4 }));
+    const big = await a.write(dir, 't', Buffer.from('too large'), PNG, 'https://cdn.example/v.mp4');
+    expect(await b.read('t', big.id)).toMatchObject({
+      tooLarge: true,
+      entry: { url: 'https://cdn.example/v.mp4' },
+    });
+    expect(await a.read('t', big.id)).toMatchObject({ data: Buffer.from('too large') });
+    await store.close();
   });
 });

@@ -61,37 +61,39 @@ describe('quotesFor', () => {
     log: { warning() {} },
   });
 
-  it('keeps quotes per tenant in memory only over HTTP, and on disk too over stdio', () => {
+  it('keeps quotes per tenant in memory only over HTTP, and on disk too over stdio', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'orbit-quotes-'));
     const jobs = new JobStore();
     const remote = quotesFor(scope('remote', 'alice', jobs), () => dir);
     remote.save(quote('pay_a', new Date(Date.now() + 600_000).toISOString()));
-    expect(remote.get('pay_a')).toBeDefined();
-    expect(quotesFor(scope('remote', 'bob', jobs), () => dir).get('pay_a')).toBeUndefined();
+    expect(await remote.get('pay_a')).toBeDefined();
+    expect(await quotesFor(scope('remote', 'bob', jobs), () => dir).get('pay_a')).toBeUndefined();
     expect(() => readFileSync(join(dir, QUOTES_FILE))).toThrow();
 
     const local = quotesFor(scope('local'), () => dir);
     local.save(quote('pay_l', new Date(Date.now() + 600_000).toISOString()));
     // A new process (fresh memory) finds it on disk.
-    expect(quotesFor(scope('local', 'local', new JobStore()), () => dir).get('pay_l')?.quote_id).toBe(
+    expect((await quotesFor(scope('local', 'local', new JobStore()), () => dir).get('pay_l'))?.quote_id).toBe(
       'pay_l',
     );
   });
 
-  it('never hands a quote to another platform', () => {
+  it('never hands a quote to another platform', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'orbit-quotes-'));
     quotesFor(scope('local'), () => dir).save(quote('pay_p', new Date(Date.now() + 600_000).toISOString()));
     const other = { ...scope('local', 'local', new JobStore()), api: { baseUrl: 'http://127.0.0.1:2' } };
-    expect(quotesFor(other, () => dir).get('pay_p')).toBeUndefined();
+    expect(await quotesFor(other, () => dir).get('pay_p')).toBeUndefined();
   });
 
-  it('marks a used quote in memory and on disk', () => {
+  it('marks a used quote in memory and on disk', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'orbit-quotes-'));
     const quotes = quotesFor(scope('local'), () => dir);
     quotes.save(quote('pay_u', new Date(Date.now() + 600_000).toISOString()));
-    quotes.markUsed(quotes.get('pay_u')!);
-    expect(quotes.get('pay_u')?.used_at).toBeDefined();
-    expect(quotesFor(scope('local', 'local', new JobStore()), () => dir).get('pay_u')?.used_at).toBeDefined();
+    quotes.markUsed((await quotes.get('pay_u'))!);
+    expect((await quotes.get('pay_u'))?.used_at).toBeDefined();
+    expect(
+      (await quotesFor(scope('local', 'local', new JobStore()), () => dir).get('pay_u'))?.used_at,
+    ).toBeDefined();
   });
 });
 

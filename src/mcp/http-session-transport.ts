@@ -1,0 +1,115 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  type EventStore,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import type { InitParams } from './http-directory.js';
+import { MAX_BODY_BYTES } from './http-request.js';
+
+/** How long a client may wait before reconnecting a dropped stream (sent as the SSE `retry` field). */
+export const RECONNECT_MS = 1_000;
+/** Requests a re-created session's transport is handed internally (the URL is never dialled). */
+const INTERNAL_URL = 'http://localhost/mcp';
+
+export type Deliver = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+
+export interface SessionTransportOptions {
+  id: string;
+  server: Server;
+  events: EventStore;
+  /** The session answered initialize (before the client reads its id). */
+  onInitialized(): Promise<void>;
+  /** The client deleted the session. */
+  onDeleted(): Promise<void>;
+  onClosed(): void;
+  /** Wraps how each message reaches the server (call tracking, with a shared store). */
+  wrap?(deliver: Deliver): Deliver;
+}
+
+export interface OpenTransport {
+  transport: WebStandardStreamableHTTPServerTransport;
+  /** Hands one HTTP request of the session to the transport. */
+  handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
+  /** Hands a message straight to the server (an answer the client sent through another replica). */
+  deliver(message: JSONRPCMessage): void;
+}
+
+/**
+ * A 2025 session's transport under a given id, its server connected: the SDK's web-standard
+ * transport behind the Node adapter, so a replica can also feed it requests of its own (the
+ * replayed handshake of a session re-created from the store).
+ */
+export async function openSessionTransport(options: SessionTransportOptions): Promise<OpenTransport> {
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => options.id,
+    onsessioninitialized: options.onInitialized,
+    onsessionclosed: options.onDeleted,
+    // Events are kept so a dropped stream can be resumed with Last-Event-ID.
+    eventStore: options.events,
+    retryInterval: RECONNECT_MS,
+  });
+  transport.onclose = options.onClosed;
+  await options.server.connect(transport);
+  const original = transport.onmessage?.bind(transport);
+  if (!original) throw new Error('the server did not attach to the transport');
+  if (options.wrap) transport.onmessage = options.wrap(original);
+  const handle = toNodeHandler(
+    { fetch: (request, extra) => transport.handleRequest(request, extra) },
+    { maxRequestBodySize: MAX_BODY_BYTES },
+  );
+  return {
+    transport,
+    handle: (req, res, body) => handle(req, headersAtOnce(res), body),
+    deliver: (message) => original(message),
+  };
+}
+
+/** The client's initialize and initialized, replayed to a re-created session's server; nothing reaches the client. */
+export async function replayHandshake(
+  transport: WebStandardStreamableHTTPServerTransport,
+  id: string,
+  init: InitParams,
+): Promise<void> {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const initialize = await transport.handleRequest(
+    new Request(INTERNAL_URL, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'orbit-revive', method: 'initialize', params: init }),
+    }),
+  );
+  await initialize.text();
+  if (!initialize.ok) throw new Error(`initialize replay answered ${initialize.status}`);
+  const initialized = await transport.handleRequest(
+    new Request(INTERNAL_URL, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': id },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    }),
+  );
+  await initialized.text();
+}
+
+/**
+ * The response with its headers sent as soon as they are set: a stream that has nothing to say
+ * yet (a listening GET) still tells the client it is open.
+ */
+function headersAtOnce(res: ServerResponse) {
+  return {
+    writeHead(status: number, headers?: Record<string, string>) {
+      res.writeHead(status, headers);
+      res.flushHeaders();
+      return res;
+    },
+    write: (chunk: string | Uint8Array) => res.write(chunk),
+    end: (chunk?: string | Uint8Array) => (chunk === undefined ? res.end() : res.end(chunk)),
+    on: (event: string, listener: (...args: unknown[]) => void) => res.on(event, listener),
+    get destroyed() {
+      return res.destroyed;
+    },
+  };
+}

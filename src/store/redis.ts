@@ -1,0 +1,254 @@
+import { Redis } from 'ioredis';
+import type { IndexBounds, ListBounds, Store } from './store.js';
+
+/** Lua for the operations that read and write in one step (atomic on the server). */
+const SCRIPTS = {
+  renew: {
+    numberOfKeys: 1,
+    lua: "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0",
+  },
+  release: {
+    numberOfKeys: 1,
+    lua: "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+  },
+  // KEYS: the list and its byte count; ARGV: item, maxItems, maxBytes, ttlMs.
+  boundedPush: {
+    numberOfKeys: 2,
+    lua: `redis.call('rpush', KEYS[1], ARGV[1])
+local bytes = redis.call('incrby', KEYS[2], string.len(ARGV[1]))
+local n = redis.call('llen', KEYS[1])
+while n > 1 and (n > tonumber(ARGV[2]) or bytes > tonumber(ARGV[3])) do
+  bytes = redis.call('decrby', KEYS[2], string.len(redis.call('lpop', KEYS[1])))
+  n = n - 1
+end
+redis.call('pexpire', KEYS[1], ARGV[4])
+redis.call('pexpire', KEYS[2], ARGV[4])
+return n`,
+  },
+  // KEYS: the index; ARGV: member, score, maxItems, ttlMs. Returns the members that went.
+  boundedIndex: {
+    numberOfKeys: 1,
+    lua: `redis.call('zadd', KEYS[1], ARGV[2], ARGV[1])
+local over = redis.call('zcard', KEYS[1]) - tonumber(ARGV[3])
+local gone = {}
+if over > 0 then
+  gone = redis.call('zrange', KEYS[1], 0, over - 1)
+  redis.call('zremrangebyrank', KEYS[1], 0, over - 1)
+end
+redis.call('pexpire', KEYS[1], ARGV[4])
+return gone`,
+  },
+  // KEYS: the number; ARGV: by, ttlMs. The first add sets the expiry.
+  addWithExpiry: {
+    numberOfKeys: 1,
+    lua: `local value = redis.call('incrbyfloat', KEYS[1], ARGV[1])
+if redis.call('pttl', KEYS[1]) < 0 then redis.call('pexpire', KEYS[1], ARGV[2]) end
+return value`,
+  },
+} as const;
+
+type Scripted = Redis & {
+  renew(key: string, value: string, ttlMs: number): Promise<number>;
+  release(key: string, value: string): Promise<number>;
+  boundedPush(
+    key: string,
+    bytesKey: string,
+    item: string,
+    maxItems: number,
+    maxBytes: number,
+    ttlMs: number,
+  ): Promise<number>;
+  boundedIndex(
+    key: string,
+    member: string,
+    score: number,
+    maxItems: number,
+    ttlMs: number,
+  ): Promise<string[]>;
+  addWithExpiry(key: string, by: number, ttlMs: number): Promise<string>;
+};
+
+/** How long one command may take before it fails (the caller's request then fails, not hangs). */
+const COMMAND_TIMEOUT_MS = 5_000;
+
+/**
+ * The shared store on Redis or Valkey, through ioredis: one connection for commands, a second one
+ * opened on the first subscription (a subscribed connection can do nothing else).
+ */
+export class RedisStore implements Store {
+  readonly kind = 'redis' as const;
+  readonly shared = true;
+  private subscriber?: Redis;
+  private readonly listeners = new Map<string, Set<(message: string) => void>>();
+
+  private constructor(private readonly redis: Scripted) {}
+
+  /** Connects and checks the server answers; a store that cannot be reached fails the start. */
+  static async connect(url: string): Promise<RedisStore> {
+    const redis = new Redis(url, {
+      connectTimeout: 5_000,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      maxRetriesPerRequest: 2,
+      lazyConnect: true,
+      // Reconnect forever with a capped delay: the store may restart under a running replica.
+      retryStrategy: (times) => Math.min(times * 200, 2_000),
+    });
+    for (const [name, script] of Object.entries(SCRIPTS)) redis.defineCommand(name, script);
+    // Errors surface on the commands that fail; the client's own event would only repeat them.
+    redis.on('error', () => {});
+    await redis.connect();
+    await redis.ping();
+    return new RedisStore(redis as Scripted);
+  }
+
+  async get(key: string) {
+    return (await this.redis.get(key)) ?? undefined;
+  }
+
+  async set(key: string, value: string, ttlMs: number) {
+    await this.redis.set(key, value, 'PX', ttlMs);
+  }
+
+  async delete(...keys: string[]) {
+    if (keys.length) await this.redis.del(...keys);
+  }
+
+  async touch(key: string, ttlMs: number) {
+    await this.redis.pexpire(key, ttlMs);
+  }
+
+  async getBytes(key: string) {
+    return (await this.redis.getBuffer(key)) ?? undefined;
+  }
+
+  async setBytes(key: string, value: Buffer, ttlMs: number) {
+    await this.redis.set(key, value, 'PX', ttlMs);
+  }
+
+  async claim(key: string, value: string, ttlMs: number) {
+    return (await this.redis.set(key, value, 'PX', ttlMs, 'NX')) === 'OK';
+  }
+
+  async renew(key: string, value: string, ttlMs: number) {
+    return (await this.redis.renew(key, value, ttlMs)) === 1;
+  }
+
+  async release(key: string, value: string) {
+    return (await this.redis.release(key, value)) === 1;
+  }
+
+  async merge(
+    key: string,
+    fields: Record<string, string>,
+    ttlMs: number,
+    initial: Record<string, string> = {},
+  ) {
+    const batch = this.redis.multi();
+    for (const [name, value] of Object.entries(initial)) batch.hsetnx(key, name, value);
+    if (Object.keys(fields).length) batch.hset(key, fields);
+    batch.pexpire(key, ttlMs);
+    await batch.exec();
+  }
+
+  async fields(key: string) {
+    const record = await this.redis.hgetall(key);
+    return Object.keys(record).length ? record : undefined;
+  }
+
+  async fieldsOfMany(keys: readonly string[]) {
+    if (keys.length === 0) return [];
+    const batch = this.redis.pipeline();
+    for (const key of keys) batch.hgetall(key);
+    const replies = (await batch.exec()) ?? [];
+    return replies.map(([error, record]) => {
+      if (error) throw error;
+      const fields = record as Record<string, string>;
+      return Object.keys(fields).length ? fields : undefined;
+    });
+  }
+
+  async append(key: string, item: string, bounds: ListBounds) {
+    await this.redis.boundedPush(key, `${key}:bytes`, item, bounds.maxItems, bounds.maxBytes, bounds.ttlMs);
+  }
+
+  async items(key: string) {
+    return this.redis.lrange(key, 0, -1);
+  }
+
+  async index(key: string, member: string, score: number, bounds: IndexBounds) {
+    return this.redis.boundedIndex(key, member, score, bounds.maxItems, bounds.ttlMs);
+  }
+
+  async members(key: string, options: { limit?: number; lowestFirst?: boolean } = {}) {
+    const stop = String(options.limit === undefined ? -1 : options.limit - 1);
+    return options.lowestFirst ? this.redis.zrange(key, 0, stop) : this.redis.zrange(key, 0, stop, 'REV');
+  }
+
+  async countFrom(key: string, minScore: number) {
+    const replies = await this.redis.multi().zremrangebyscore(key, '-inf', `(${minScore}`).zcard(key).exec();
+    const counted = replies?.[1];
+    if (!counted || counted[0]) throw counted?.[0] ?? new Error('the store did not count');
+    return Number(counted[1]);
+  }
+
+  async unindex(key: string, member: string) {
+    await this.redis.zrem(key, member);
+  }
+
+  async add(key: string, by: number, ttlMs: number) {
+    return Number(await this.redis.addWithExpiry(key, by, ttlMs));
+  }
+
+  async publish(channel: string, message: string) {
+    await this.redis.publish(channel, message);
+  }
+
+  async subscribe(channel: string, listener: (message: string) => void) {
+    const subscriber = await this.subscriberConnection();
+    let listeners = this.listeners.get(channel);
+    if (!listeners) {
+      listeners = new Set();
+      this.listeners.set(channel, listeners);
+      await subscriber.subscribe(channel);
+    }
+    listeners.add(listener);
+    return async () => {
+      listeners.delete(listener);
+      if (listeners.size > 0 || this.listeners.get(channel) !== listeners) return;
+      this.listeners.delete(channel);
+      await subscriber.unsubscribe(channel).catch(() => {});
+    };
+  }
+
+  /** Answers within a second: a readiness probe must not hang on a store that is down. */
+  async ping() {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), 1_000);
+    });
+    try {
+      return await Promise.race([this.redis.ping().then((reply) => reply === 'PONG'), late]);
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close() {
+    this.listeners.clear();
+    await Promise.all([this.subscriber?.quit().catch(() => {}), this.redis.quit().catch(() => {})]);
+  }
+
+  private async subscriberConnection(): Promise<Redis> {
+    if (this.subscriber) return this.subscriber;
+    const subscriber = this.redis.duplicate({ lazyConnect: true, commandTimeout: undefined });
+    subscriber.on('error', () => {});
+    subscriber.on('message', (channel: string, message: string) => {
+      for (const listener of this.listeners.get(channel) ?? []) listener(message);
+    });
+    this.subscriber = subscriber;
+    await subscriber.connect();
+    return subscriber;
+  }
+}

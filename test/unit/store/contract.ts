@@ -1,0 +1,105 @@
+/**
+ * What every Store must do, the same for the in-memory one and Redis: run by the unit tests on
+ * the memory store and by the scale tests on a real redis-server.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Store } from '../../../src/store/store.js';
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function storeContract(name: string, open: () => Store) {
+  describe(`${name} store`, () => {
+    const store = () => open();
+    const key = (suffix: string) => `test:${name}:${Math.random().toString(36).slice(2)}:${suffix}`;
+
+    it('keeps a value until its time to live runs out', async () => {
+      const s = store();
+      const k = key('ttl');
+      await s.set(k, 'v', 150);
+      expect(await s.get(k)).toBe('v');
+      await wait(300);
+      expect(await s.get(k)).toBeUndefined();
+    });
+
+    it('gives a lease to one claimant at a time, renewed and released only by its holder', async () => {
+      const s = store();
+      const k = key('lease');
+      expect(await s.claim(k, 'a', 10_000)).toBe(true);
+      expect(await s.claim(k, 'b', 10_000)).toBe(false);
+      expect(await s.renew(k, 'b', 10_000)).toBe(false);
+      expect(await s.release(k, 'b')).toBe(false);
+      expect(await s.renew(k, 'a', 10_000)).toBe(true);
+      expect(await s.release(k, 'a')).toBe(true);
+      expect(await s.claim(k, 'b', 10_000)).toBe(true);
+    });
+
+    it('lets a lease whose holder stopped renewing go to another', async () => {
+      const s = store();
+      const k = key('expire');
+      expect(await s.claim(k, 'a', 150)).toBe(true);
+      await wait(300);
+      expect(await s.renew(k, 'a', 150)).toBe(false);
+      expect(await s.claim(k, 'b', 10_000)).toBe(true);
+    });
+
+    it('merges record fields, keeping initial ones that exist', async () => {
+      const s = store();
+      const k = key('record');
+      await s.merge(k, { a: '1' }, 10_000, { created: 'first' });
+      await s.merge(k, { b: '2', a: '3' }, 10_000, { created: 'second' });
+      expect(await s.fields(k)).toEqual({ a: '3', b: '2', created: 'first' });
+      expect(await s.fieldsOfMany([k, key('none')])).toEqual([
+        { a: '3', b: '2', created: 'first' },
+        undefined,
+      ]);
+    });
+
+    it('keeps the newest list items within a count and a byte bound, the newest always', async () => {
+      const s = store();
+      const k = key('list');
+      for (const item of ['a', 'b', 'c', 'd'])
+        await s.append(k, item, { maxItems: 3, maxBytes: 100, ttlMs: 10_000 });
+      expect(await s.items(k)).toEqual(['b', 'c', 'd']);
+      await s.append(k, 'x'.repeat(150), { maxItems: 3, maxBytes: 100, ttlMs: 10_000 });
+      expect(await s.items(k)).toEqual(['x'.repeat(150)]);
+    });
+
+    it('keeps an index within its bound, the lowest scores going first, and counts from a score', async () => {
+      const s = store();
+      const k = key('index');
+      expect(await s.index(k, 'a', 1, { maxItems: 2, ttlMs: 10_000 })).toEqual([]);
+      expect(await s.index(k, 'b', 2, { maxItems: 2, ttlMs: 10_000 })).toEqual([]);
+      expect(await s.index(k, 'c', 3, { maxItems: 2, ttlMs: 10_000 })).toEqual(['a']);
+      expect(await s.members(k)).toEqual(['c', 'b']);
+      expect(await s.members(k, { lowestFirst: true, limit: 1 })).toEqual(['b']);
+      expect(await s.countFrom(k, 3)).toBe(1);
+      await s.unindex(k, 'c');
+      expect(await s.members(k)).toEqual([]);
+    });
+
+    it('adds to numbers and keeps bytes as they are', async () => {
+      const s = store();
+      const n = key('n');
+      expect(await s.add(n, 0.25, 10_000)).toBe(0.25);
+      expect(await s.add(n, 0.5, 10_000)).toBe(0.75);
+      expect(Number(await s.get(n))).toBe(0.75);
+      const b = key('bytes');
+      const bytes = Buffer.from([0, 255, 1, 128]);
+      await s.setBytes(b, bytes, 10_000);
+      expect(await s.getBytes(b)).toEqual(bytes);
+    });
+
+    it('delivers what is published to subscribers until they leave', async () => {
+      const s = store();
+      const channel = key('channel');
+      const seen: string[] = [];
+      const leave = await s.subscribe(channel, (message) => seen.push(message));
+      await s.publish(channel, 'one');
+      for (let i = 0; i < 50 && seen.length < 1; i++) await wait(10);
+      await leave();
+      await s.publish(channel, 'two');
+      await wait(50);
+      expect(seen).toEqual(['one']);
+    });
+  });
+}
