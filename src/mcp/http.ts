@@ -17,7 +17,6 @@ import type { Credential } from '../credentials.js';
 import { handBackJobs } from '../jobs/drain.js';
 import { createLogger, logsAt } from '../log.js';
 import type { Runtime } from '../runtime.js';
-import { VERSION } from '../version.js';
 import { HttpAuth } from './http-auth.js';
 import { SpendBudgets } from './http-budgets.js';
 import { CallTracker } from './http-calls.js';
@@ -25,6 +24,7 @@ import { SessionDirectory } from './http-directory.js';
 import { Drain } from './http-drain.js';
 import { LegacySessions } from './http-legacy.js';
 import { describeBody, type RequestFacts, requestLogger } from './http-log.js';
+import { createProbes } from './http-probes.js';
 import {
   header,
   hostAllowed,
@@ -37,10 +37,10 @@ import {
   rpcError,
   TOO_LARGE,
 } from './http-request.js';
-import { DEFAULT_SESSION_LIMITS, type Session, type SessionLimits } from './http-sessions.js';
-import { fingerprint, RequestCredentials } from './request-credentials.js';
-import { isResourceMetadataPath, publicOrigin, resourceMetadata } from './resource-metadata.js';
-import { createMcpServer, type Registry } from './server.js';
+import { createRemoteServerFactory } from './http-servers.js';
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './http-sessions.js';
+import { fingerprint } from './request-credentials.js';
+import type { Registry } from './server.js';
 
 export interface HttpOptions {
   port: number;
@@ -111,39 +111,13 @@ export async function serveHttp(
     : undefined;
   let port = options.port;
 
-  const serverFor = (
-    credentials: readonly Credential[],
-    toolsets: Toolset[] | undefined,
-    session?: Session,
-    sessionId?: string,
-  ) => {
-    const key = fingerprint(credentials[0]!);
-    return createMcpServer({
-      ...registry,
-      config: runtime.config,
-      client: runtime.client,
-      credentials: new RequestCredentials(credentials, (refused) => {
-        auth.keys.forget(refused);
-        if (session) sessions.refused(session);
-      }),
-      files: runtime.files,
-      jobs: runtime.jobs,
-      budget: session ? budgets.forSession(sessionId) : budgets.forKey(key),
-      trust: 'remote',
-      // Files and jobs belong to the key: adding an admin credential does not change whose they are.
-      tenant: key.slice(0, 32),
-      secrets: credentials.map((credential) => credential.value),
-      version: VERSION,
-      toolsets,
-      target: runtime.target,
-    });
-  };
+  const serverFor = createRemoteServerFactory({ runtime, registry, auth, budgets });
 
   // The caller rides in authInfo, the SDK's pass-through from the HTTP layer to the factory.
   const callerOf = (info: AuthInfo | undefined): Caller => info?.extra?.caller as Caller;
   const factory = ({ authInfo }: { authInfo?: AuthInfo }) => {
     const caller = callerOf(authInfo);
-    return serverFor(caller.credentials, caller.toolsets);
+    return serverFor(caller);
   };
   const modern = toNodeHandler(
     createMcpHandler(factory, { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES }),
@@ -154,12 +128,18 @@ export async function serveHttp(
   const sessions = new LegacySessions(
     limits,
     auth,
-    (credentials, session, id) => serverFor(credentials, session.toolsets, session, id),
+    (credentials, session, id) =>
+      serverFor({
+        credentials,
+        toolsets: session.toolsets,
+        session: { id, refused: () => sessions.refused(session) },
+      }),
     calls
       ? { store, directory: new SessionDirectory(store, limits, log), calls, leaseMs: config.leaseMs, log }
       : undefined,
   );
   await sessions.start();
+  const probe = createProbes({ runtime, drain, mcpPath, sessions: () => sessions.registry.size });
 
   const withCaller = (req: IncomingMessage, caller: Caller) => {
     const authInfo: AuthInfo = {
@@ -212,34 +192,7 @@ export async function serveHttp(
         message: 'Host or Origin not allowed (DNS rebinding protection).',
       });
     }
-    if (url.pathname === '/health') {
-      return json(res, 200, {
-        status: drain.draining ? 'draining' : 'ok',
-        version: VERSION,
-        target: runtime.target.kind,
-        replica: runtime.replicaId,
-        store: store.kind,
-        sessions: sessions.registry.size,
-      });
-    }
-    if (url.pathname === '/ready') {
-      // Ready for traffic: not shutting down, and the store answers.
-      const storeUp = drain.draining ? undefined : await store.ping();
-      const ready = !drain.draining && storeUp === true;
-      return json(res, ready ? 200 : 503, {
-        status: ready ? 'ready' : drain.draining ? 'draining' : 'store_unreachable',
-        replica: runtime.replicaId,
-        store: store.kind,
-      });
-    }
-    if (isResourceMetadataPath(url.pathname, mcpPath)) {
-      const doc = resourceMetadata(publicOrigin(req), mcpPath, runtime.target);
-      if (doc) return json(res, 200, doc);
-      return json(res, 404, {
-        error: 'not_found',
-        message: 'No platform is configured, so there is no authorization server.',
-      });
-    }
+    if (await probe(req, res, url)) return;
     if (url.pathname !== mcpPath)
       return json(res, 404, { error: 'not_found', message: `MCP endpoint is ${mcpPath}` });
     if (drain.draining) return drain.refuse(res);
