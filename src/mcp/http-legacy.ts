@@ -3,18 +3,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Toolset } from '../config.js';
 import type { Credential } from '../credentials.js';
-import type { Logger } from '../log.js';
-import type { Store } from '../store/store.js';
 import { SessionEventStore } from './event-store.js';
 import { onAnswers } from './http-answers.js';
 import type { HttpAuth } from './http-auth.js';
-import type { CallTracker } from './http-calls.js';
-import { InitParams, type SessionDirectory, type SessionRecord } from './http-directory.js';
+import { InitParams, type SessionRecord } from './http-directory.js';
 import { DEFAULT_SHARED_EVENT_BOUNDS, SharedEventStore } from './http-events.js';
 import { rpcError } from './http-request.js';
 import { openSessionTransport, replayHandshake } from './http-session-transport.js';
 import { type Session, type SessionLimits, SessionRegistry } from './http-sessions.js';
-import { type SharedSessionState, serveShared } from './http-shared-streams.js';
+import { type SharedSessionState, type SharedSessions, serveShared } from './http-shared-streams.js';
 import { fingerprint, fingerprintAll } from './request-credentials.js';
 
 /** Builds the server of a session, told when the platform refuses the session's key. */
@@ -23,15 +20,6 @@ export type SessionServerFactory = (
   session: Session,
   id: string,
 ) => Server;
-
-/** With a shared store: where sessions, their events and their calls live for every replica. */
-export interface SharedSessions {
-  store: Store;
-  directory: SessionDirectory;
-  calls: CallTracker;
-  leaseMs: number;
-  log: Logger;
-}
 
 /**
  * 2025-era clients keep what they had: sessions bound to the credentials that opened them, the

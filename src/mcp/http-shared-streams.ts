@@ -1,12 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
+import type { Logger } from '../log.js';
+import type { Store } from '../store/store.js';
 import { announceAnswers, isAnswers } from './http-answers.js';
+import type { CallTracker } from './http-calls.js';
+import type { SessionDirectory } from './http-directory.js';
 import type { SharedEventStore } from './http-events.js';
-import type { SharedSessions } from './http-legacy.js';
 import { header } from './http-request.js';
 import { relayResumed, relayStandalone } from './http-resume.js';
 import { type OpenTransport, RECONNECT_MS } from './http-session-transport.js';
 import { takeOver } from './http-takeover.js';
+
+/** With a shared store: where sessions, their events and their calls live for every replica. */
+export interface SharedSessions {
+  store: Store;
+  directory: SessionDirectory;
+  calls: CallTracker;
+  leaseMs: number;
+  log: Logger;
+}
 
 /** What a replica keeps of a session it serves, with a shared store. */
 export interface SharedSessionState {
