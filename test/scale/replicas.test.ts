@@ -104,6 +104,19 @@ const mediaUri = (result: { content: unknown[] }): string => {
 
 const textOf = (result: { content: unknown[] }) => JSON.stringify(result.content);
 
+/** A 2025 call to a video that renders for seconds (long enough to stop its replica mid-way). */
+function longVideo(
+  client: Client,
+  prompt: string,
+  onprogress: (progress: Progress) => void,
+): Promise<CallToolResult> {
+  return client.callTool(
+    { name: 'video_generate', arguments: { model: 'sandbox/video-pro', prompt, max_wait_s: 120 } },
+    undefined,
+    { timeout: 120_000, resetTimeoutOnProgress: true, onprogress },
+  ) as Promise<CallToolResult>;
+}
+
 /** The replica that took the latest tools/call of a session. */
 function replicaOfCall(sessionId: string): Replica {
   const last = proxy.log.filter((f) => f.session === sessionId && f.rpc === 'tools/call').at(-1);
@@ -269,24 +282,13 @@ describe('three replicas behind a round-robin proxy, sharing one Redis', () => {
     const progress: (Progress & { afterKill: boolean })[] = [];
     let killed: Replica | undefined;
     let killing: Promise<void> | undefined;
-    const result = (await client.callTool(
-      {
-        name: 'video_generate',
-        arguments: { model: 'sandbox/video-pro', prompt: 'a long night', max_wait_s: 120 },
-      },
-      undefined,
-      {
-        timeout: 120_000,
-        resetTimeoutOnProgress: true,
-        onprogress: (p) => {
-          progress.push({ ...p, afterKill: killed !== undefined });
-          if (!killing && progress.length >= 2) {
-            killed = replicaOfCall(sessionId);
-            killing = replicas.kill(killed);
-          }
-        },
-      },
-    )) as CallToolResult;
+    const result = await longVideo(client, 'a long night', (p) => {
+      progress.push({ ...p, afterKill: killed !== undefined });
+      if (!killing && progress.length >= 2) {
+        killed = replicaOfCall(sessionId);
+        killing = replicas.kill(killed);
+      }
+    });
     await killing;
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(result.structuredContent).toMatchObject({
@@ -311,30 +313,19 @@ describe('three replicas behind a round-robin proxy, sharing one Redis', () => {
     let drained: Replica | undefined;
     let draining: Promise<void> | undefined;
     let readyWhileDraining: number | undefined;
-    const result = (await client.callTool(
-      {
-        name: 'video_generate',
-        arguments: { model: 'sandbox/video-pro', prompt: 'a slow dawn', max_wait_s: 120 },
-      },
-      undefined,
-      {
-        timeout: 120_000,
-        resetTimeoutOnProgress: true,
-        onprogress: () => {
-          if (draining) return;
-          drained = replicaOfCall(sessionId);
-          draining = replicas.terminate(drained);
-          setTimeout(() => {
-            probe(drained!.port, '/ready').then(
-              (r) => {
-                readyWhileDraining = r.status;
-              },
-              () => {},
-            );
-          }, 200);
-        },
-      },
-    )) as CallToolResult;
+    const result = await longVideo(client, 'a slow dawn', () => {
+      if (draining) return;
+      drained = replicaOfCall(sessionId);
+      draining = replicas.terminate(drained);
+      setTimeout(() => {
+        probe(drained!.port, '/ready').then(
+          (r) => {
+            readyWhileDraining = r.status;
+          },
+          () => {},
+        );
+      }, 200);
+    });
     await draining;
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ status: 'COMPLETED' });
