@@ -16,6 +16,7 @@ import { ORBIT_BIN } from './lib/paths.js';
 import { markdownTable, writeReadmeBlock, writeResults } from './lib/report.js';
 import { measureFirstProgress } from './measures/first-progress.js';
 import { measureChatLatency } from './measures/latency.js';
+import { measureReplicas } from './measures/replicas.js';
 import { measureSoak } from './measures/soak.js';
 import { measureStartUp, otherNodeFigure, startUpFigures } from './measures/start-up.js';
 import { measureThroughput } from './measures/throughput.js';
@@ -32,6 +33,7 @@ const LOAD = { workers: 4, sessionsPerWorker: 8, warmupMs: 1_000 };
 const RPS_WINDOW_MS = size('BENCH_RPS_WINDOW_MS', 5_000, 1_000);
 const SOAK_CHECKPOINTS = [1_000, size('BENCH_SOAK_CALLS', 5_000, 1_000)];
 const SOAK_TENANTS = 8;
+const STORE_CALLS = size('BENCH_STORE_CALLS', 500, 100);
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -131,6 +133,17 @@ try {
       { args: [baselines.http, '0'] },
       SOAK_CHECKPOINTS,
     ),
+  );
+
+  say(`replicas: 1 vs 3 sharing a redis-server, then ${STORE_CALLS} calls each with and without it…`);
+  figures.push(
+    ...(await measureReplicas({
+      baseUrl: sandbox.url,
+      key: sandbox.state.createKey({ balance: 1_000_000, label: 'replicas', dailyRequestLimit: 10_000_000 }),
+      worker: baselines.loadWorker,
+      shape: { ...LOAD, windowMs: RPS_WINDOW_MS },
+      latencyCalls: STORE_CALLS,
+    })),
   );
 } finally {
   await sandbox.close();

@@ -6,7 +6,7 @@ import { childEnv } from '../lib/child.js';
 import type { Figure } from '../lib/figure.js';
 import { round } from '../lib/stats.js';
 
-async function rssMiB(pid: number): Promise<number> {
+export async function rssMiB(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? Number.NaN) / 1024;
 }

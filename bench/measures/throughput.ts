@@ -28,32 +28,56 @@ async function cpuMs(pid: number): Promise<number> {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/** Load on `url` from `workers` client processes: when its window opens and closes, and its count. */
+export interface Load {
+  from: number;
+  until: number;
+  done: Promise<{ calls: number; failed: number }>;
+}
+
+/** Starts the load processes; they begin together 3 s from now (connections open first). */
+export function startLoad(
+  url: string,
+  contender: Pick<HttpContender, 'tool' | 'toolArgs' | 'key'>,
+  worker: string,
+  era: 'legacy' | 'modern',
+  shape: LoadShape,
+): Load {
+  const startAt = Date.now() + 3_000;
+  const runs = Array.from({ length: shape.workers }, () =>
+    runWorker(worker, [
+      url,
+      era,
+      String(shape.sessionsPerWorker),
+      contender.tool,
+      JSON.stringify(contender.toolArgs),
+      String(startAt),
+      String(shape.warmupMs),
+      String(shape.windowMs),
+      ...(contender.key ? [contender.key] : []),
+    ]),
+  );
+  const from = startAt + shape.warmupMs;
+  return {
+    from,
+    until: from + shape.windowMs,
+    done: Promise.all(runs).then((results) => ({
+      calls: results.reduce((sum, r) => sum + r.counted, 0),
+      failed: results.reduce((sum, r) => sum + r.failed, 0),
+    })),
+  };
+}
+
 /** One round: the server, `workers` load processes, and the server's CPU over the window. */
 async function round_(contender: HttpContender, worker: string, era: 'legacy' | 'modern', shape: LoadShape) {
   const { url, child } = await startHttpServer(contender.args, { env: childEnv(contender.env) });
   try {
-    const startAt = Date.now() + 3_000;
-    const runs = Array.from({ length: shape.workers }, () =>
-      runWorker(worker, [
-        url,
-        era,
-        String(shape.sessionsPerWorker),
-        contender.tool,
-        JSON.stringify(contender.toolArgs),
-        String(startAt),
-        String(shape.warmupMs),
-        String(shape.windowMs),
-        ...(contender.key ? [contender.key] : []),
-      ]),
-    );
-    const from = startAt + shape.warmupMs;
-    await sleepUntil(from);
+    const load = startLoad(url, contender, worker, era, shape);
+    await sleepUntil(load.from);
     const cpuFrom = await cpuMs(child.pid!);
-    await sleepUntil(from + shape.windowMs);
+    await sleepUntil(load.until);
     const cpuUntil = await cpuMs(child.pid!);
-    const results = await Promise.all(runs);
-    const calls = results.reduce((sum, r) => sum + r.counted, 0);
-    const failed = results.reduce((sum, r) => sum + r.failed, 0);
+    const { calls, failed } = await load.done;
     if (failed > 0) throw new Error(`${failed} calls of ${contender.tool} failed under load`);
     return { rps: calls / (shape.windowMs / 1000), cpuPerCallMs: (cpuUntil - cpuFrom) / Math.max(1, calls) };
   } finally {
@@ -79,7 +103,7 @@ function runWorker(script: string, args: string[]): Promise<{ counted: number; f
   });
 }
 
-const sleepUntil = (at: number) =>
+export const sleepUntil = (at: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
 /**
