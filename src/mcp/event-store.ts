@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { EventStore, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 
 interface Stored {
   streamId: string;
@@ -20,8 +20,10 @@ export class SessionEventStore implements EventStore {
   private readonly events = new Map<string, Stored>();
   /** The ids of each stream's events still held, so a finished stream leaves without a scan. */
   private readonly streams = new Map<string, Set<string>>();
-  /** Streams whose final reply was stored, and when (in that order). */
-  private readonly finished = new Map<string, number>();
+  /** Streams whose final reply was stored: when (in that order), and the request it answered. */
+  private readonly finished = new Map<string, { at: number; reply?: RequestId }>();
+  /** The stream each stored reply went on, by its request id: dropped at once when it was delivered. */
+  private readonly replies = new Map<RequestId, string>();
   /** Secret to the session: its ids cannot be guessed, and a counter after it is cheaper than random bytes per event. */
   private readonly prefix = randomBytes(12).toString('base64url');
   private count = 0;
@@ -42,8 +44,11 @@ export class SessionEventStore implements EventStore {
     const ids = this.streams.get(streamId) ?? new Set<string>();
     this.streams.set(streamId, ids.add(eventId));
     this.size += json.length;
-    if ('id' in message && ('result' in message || 'error' in message))
-      this.finished.set(streamId, this.now());
+    if ('id' in message && ('result' in message || 'error' in message)) {
+      const reply = message.id;
+      this.finished.set(streamId, { at: this.now(), reply });
+      if (reply !== undefined) this.replies.set(reply, streamId);
+    }
     // A Map iterates in insertion order: the first entries are the oldest events. The newest
     // event always stays, however large.
     for (const [id, event] of this.events) {
@@ -80,18 +85,34 @@ export class SessionEventStore implements EventStore {
     return streamId;
   }
 
+  /**
+   * The response carrying the reply to `requestId` was written out whole: its stream is not kept
+   * for the grace. Held that long, every reply outlived the young generation and ended as old-space
+   * garbage; the grace stays for a stream whose connection closed before its reply went out.
+   */
+  delivered(requestId: RequestId): void {
+    const streamId = this.replies.get(requestId);
+    if (streamId !== undefined) this.drop(streamId);
+  }
+
   /** Streams whose reply went out more than the grace ago leave with all their events (oldest first, so it stops at the first still in grace). */
   private dropFinished(): void {
     const before = this.now() - this.graceMs;
-    for (const [streamId, at] of this.finished) {
+    for (const [streamId, { at }] of this.finished) {
       if (at > before) return;
-      this.finished.delete(streamId);
-      for (const id of this.streams.get(streamId) ?? []) {
-        const event = this.events.get(id);
-        if (event) this.remove(id, event);
-      }
-      this.streams.delete(streamId);
+      this.drop(streamId);
     }
+  }
+
+  private drop(streamId: string): void {
+    const reply = this.finished.get(streamId)?.reply;
+    if (reply !== undefined && this.replies.get(reply) === streamId) this.replies.delete(reply);
+    this.finished.delete(streamId);
+    for (const id of this.streams.get(streamId) ?? []) {
+      const event = this.events.get(id);
+      if (event) this.remove(id, event);
+    }
+    this.streams.delete(streamId);
   }
 
   private remove(id: string, event: Stored): void {

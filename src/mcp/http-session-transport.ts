@@ -4,6 +4,7 @@ import {
   type EventStore,
   type JSONRPCMessage,
   type MessageExtraInfo,
+  type RequestId,
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
@@ -19,7 +20,8 @@ export type Deliver = (message: JSONRPCMessage, extra?: MessageExtraInfo) => voi
 export interface SessionTransportOptions {
   id: string;
   server: Server;
-  events: EventStore;
+  /** With `delivered`, told when a request's reply went out whole (its events need not wait). */
+  events: EventStore & { delivered?(requestId: RequestId): void };
   /** The session answered initialize (before the client reads its id). */
   onInitialized(): Promise<void>;
   /** The client deleted the session. */
@@ -70,6 +72,14 @@ export async function openSessionTransport(options: SessionTransportOptions): Pr
     handle: async (req, res, body) => {
       // The body was read (and capped) by the endpoint; the transport gets it parsed.
       if (body !== undefined) bodies.set(req, body);
+      const delivered = options.events.delivered;
+      if (delivered) {
+        const ids = requestIds(body);
+        if (ids.length)
+          res.once('finish', () => {
+            for (const id of ids) delivered.call(options.events, id);
+          });
+      }
       // What the response says in this turn of the event loop (headers, the priming event, a
       // quick reply) goes out in one write, not one per piece.
       res.cork();
@@ -104,4 +114,15 @@ export async function replayHandshake(
     }),
   );
   await initialized.text();
+}
+
+/** The ids of the requests in a POST body (one message or a batch). */
+function requestIds(body: unknown): RequestId[] {
+  const ids: RequestId[] = [];
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (typeof message !== 'object' || message === null || !('method' in message)) continue;
+    const { id } = message as { id?: unknown };
+    if (typeof id === 'string' || typeof id === 'number') ids.push(id);
+  }
+  return ids;
 }
