@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { EventStore, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 
 interface Stored {
   streamId: string;
@@ -11,14 +11,22 @@ interface Stored {
  * The recent SSE events of one 2025-era HTTP session, so a client whose connection drops mid-call
  * can reconnect with `Last-Event-ID` and get the rest (progress and the result): nothing is lost
  * to a flaky network. One store per session, so an event id never reaches into another session
- * (and the session serves only the key that opened it); ids are random, so one cannot be guessed.
+ * (and the session serves only the key that opened it); ids start with a secret random to the
+ * session, so one cannot be guessed.
  * Bounded in count and in size, the oldest events first; a stream whose reply went out is kept a
  * short grace (for a client that lost the connection just then) and then dropped whole.
  */
 export class SessionEventStore implements EventStore {
   private readonly events = new Map<string, Stored>();
-  /** Streams whose final reply was stored, and when. */
-  private readonly finished = new Map<string, number>();
+  /** The ids of each stream's events still held, so a finished stream leaves without a scan. */
+  private readonly streams = new Map<string, Set<string>>();
+  /** Streams whose final reply was stored: when (in that order), and the request it answered. */
+  private readonly finished = new Map<string, { at: number; reply?: RequestId }>();
+  /** The stream each stored reply went on, by its request id: dropped at once when it was delivered. */
+  private readonly replies = new Map<RequestId, string>();
+  /** Secret to the session: its ids cannot be guessed, and a counter after it is cheaper than random bytes per event. */
+  private readonly prefix = randomBytes(12).toString('base64url');
+  private count = 0;
   private size = 0;
 
   constructor(
@@ -30,12 +38,17 @@ export class SessionEventStore implements EventStore {
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     this.dropFinished();
-    const eventId = randomBytes(12).toString('base64url');
+    const eventId = `${this.prefix}${(this.count++).toString(36)}`;
     const json = JSON.stringify(message);
     this.events.set(eventId, { streamId, json });
+    const ids = this.streams.get(streamId) ?? new Set<string>();
+    this.streams.set(streamId, ids.add(eventId));
     this.size += json.length;
-    if ('id' in message && ('result' in message || 'error' in message))
-      this.finished.set(streamId, this.now());
+    if ('id' in message && ('result' in message || 'error' in message)) {
+      const reply = message.id;
+      this.finished.set(streamId, { at: this.now(), reply });
+      if (reply !== undefined) this.replies.set(reply, streamId);
+    }
     // A Map iterates in insertion order: the first entries are the oldest events. The newest
     // event always stays, however large.
     for (const [id, event] of this.events) {
@@ -72,19 +85,41 @@ export class SessionEventStore implements EventStore {
     return streamId;
   }
 
-  /** Streams whose reply went out more than the grace ago leave with all their events. */
+  /**
+   * The response carrying the reply to `requestId` was written out whole: its stream is not kept
+   * for the grace. Held that long, every reply outlived the young generation and ended as old-space
+   * garbage; the grace stays for a stream whose connection closed before its reply went out.
+   */
+  delivered(requestId: RequestId): void {
+    const streamId = this.replies.get(requestId);
+    if (streamId !== undefined) this.drop(streamId);
+  }
+
+  /** Streams whose reply went out more than the grace ago leave with all their events (oldest first, so it stops at the first still in grace). */
   private dropFinished(): void {
-    if (this.finished.size === 0) return;
     const before = this.now() - this.graceMs;
-    const done = new Set<string>();
-    for (const [streamId, at] of this.finished) if (at <= before) done.add(streamId);
-    if (done.size === 0) return;
-    for (const [id, event] of this.events) if (done.has(event.streamId)) this.remove(id, event);
-    for (const streamId of done) this.finished.delete(streamId);
+    for (const [streamId, { at }] of this.finished) {
+      if (at > before) return;
+      this.drop(streamId);
+    }
+  }
+
+  private drop(streamId: string): void {
+    const reply = this.finished.get(streamId)?.reply;
+    if (reply !== undefined && this.replies.get(reply) === streamId) this.replies.delete(reply);
+    this.finished.delete(streamId);
+    for (const id of this.streams.get(streamId) ?? []) {
+      const event = this.events.get(id);
+      if (event) this.remove(id, event);
+    }
+    this.streams.delete(streamId);
   }
 
   private remove(id: string, event: Stored): void {
     this.events.delete(id);
     this.size -= event.json.length;
+    const ids = this.streams.get(event.streamId);
+    ids?.delete(id);
+    if (ids?.size === 0 && !this.finished.has(event.streamId)) this.streams.delete(event.streamId);
   }
 }

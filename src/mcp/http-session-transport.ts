@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { getRequestListener } from '@hono/node-server';
 import {
   type EventStore,
   type JSONRPCMessage,
   type MessageExtraInfo,
+  type RequestId,
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { InitParams } from './http-directory.js';
-import { MAX_BODY_BYTES } from './http-request.js';
 
 /** How long a client may wait before reconnecting a dropped stream (sent as the SSE `retry` field). */
 export const RECONNECT_MS = 1_000;
@@ -20,7 +20,8 @@ export type Deliver = (message: JSONRPCMessage, extra?: MessageExtraInfo) => voi
 export interface SessionTransportOptions {
   id: string;
   server: Server;
-  events: EventStore;
+  /** With `delivered`, told when a request's reply went out whole (its events need not wait). */
+  events: EventStore & { delivered?(requestId: RequestId): void };
   /** The session answered initialize (before the client reads its id). */
   onInitialized(): Promise<void>;
   /** The client deleted the session. */
@@ -57,13 +58,34 @@ export async function openSessionTransport(options: SessionTransportOptions): Pr
   const original = transport.onmessage?.bind(transport);
   if (!original) throw new Error('the server did not attach to the transport');
   if (options.wrap) transport.onmessage = options.wrap(original);
-  const handle = toNodeHandler(
-    { fetch: (request, extra) => transport.handleRequest(request, extra) },
-    { maxRequestBodySize: MAX_BODY_BYTES },
+  // The listener the SDK's own Node transport uses: a lazy Request over the Node request (no
+  // copy of the headers, no re-serialised body) and the response written as it comes, its headers
+  // with the first event, or at once for a stream with nothing to say yet (a listening GET).
+  // toNodeHandler built a full Request (headers copied, body re-serialised) for every call.
+  const bodies = new WeakMap<object, unknown>();
+  const listener = getRequestListener(
+    (request, { incoming }) => transport.handleRequest(request, { parsedBody: bodies.get(incoming) }),
+    { overrideGlobalObjects: false },
   );
   return {
     transport,
-    handle: (req, res, body) => handle(req, headersAtOnce(res), body),
+    handle: async (req, res, body) => {
+      // The body was read (and capped) by the endpoint; the transport gets it parsed.
+      if (body !== undefined) bodies.set(req, body);
+      const delivered = options.events.delivered;
+      if (delivered) {
+        const ids = requestIds(body);
+        if (ids.length)
+          res.once('finish', () => {
+            for (const id of ids) delivered.call(options.events, id);
+          });
+      }
+      // What the response says in this turn of the event loop (headers, the priming event, a
+      // quick reply) goes out in one write, not one per piece.
+      res.cork();
+      setImmediate(() => res.uncork());
+      await listener(req, res);
+    },
     deliver: (message) => original(message),
   };
 }
@@ -94,22 +116,13 @@ export async function replayHandshake(
   await initialized.text();
 }
 
-/**
- * The response with its headers sent as soon as they are set: a stream that has nothing to say
- * yet (a listening GET) still tells the client it is open.
- */
-function headersAtOnce(res: ServerResponse) {
-  return {
-    writeHead(status: number, headers?: Record<string, string>) {
-      res.writeHead(status, headers);
-      res.flushHeaders();
-      return res;
-    },
-    write: (chunk: string | Uint8Array) => res.write(chunk),
-    end: (chunk?: string | Uint8Array) => (chunk === undefined ? res.end() : res.end(chunk)),
-    on: (event: string, listener: (...args: unknown[]) => void) => res.on(event, listener),
-    get destroyed() {
-      return res.destroyed;
-    },
-  };
+/** The ids of the requests in a POST body (one message or a batch). */
+function requestIds(body: unknown): RequestId[] {
+  const ids: RequestId[] = [];
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (typeof message !== 'object' || message === null || !('method' in message)) continue;
+    const { id } = message as { id?: unknown };
+    if (typeof id === 'string' || typeof id === 'number') ids.push(id);
+  }
+  return ids;
 }

@@ -155,14 +155,17 @@ export async function serveHttp(
     const credential = auth.credential(req, res);
     if (!credential) return;
     const credentials = [credential, ...requestExtras(req)];
-    facts.tenant = fingerprint(credential).slice(0, 12);
-    facts.secrets = credentials.map((c) => c.value);
+    // The request's log line only: no hash or scan of the body when requests are not logged.
+    if (logRequest) {
+      facts.tenant = fingerprint(credential).slice(0, 12);
+      facts.secrets = credentials.map((c) => c.value);
+    }
     const toolsets = parseToolsets(url.searchParams.get('toolsets'));
     if (toolsets instanceof Error)
       return json(res, 400, { error: 'invalid_toolsets', message: toolsets.message });
     const body = await readBody(req, res);
     if (body === HANDLED) return;
-    Object.assign(facts, describeBody(body, toolNames));
+    if (logRequest) Object.assign(facts, describeBody(body, toolNames));
     // A budget shared by replicas is read before the call spends against it.
     await budgets.refresh(credential, options.stateless ? undefined : header(req, 'mcp-session-id'));
 

@@ -83,3 +83,20 @@ describe('SessionEventStore, once a reply went out', () => {
     expect((await replay(store, other)).sent.map(([, m]) => m)).toEqual([note(3)]);
   });
 });
+
+describe('SessionEventStore, once a reply was delivered', () => {
+  it('drops the stream of a delivered reply at once, and keeps the others for their grace', async () => {
+    const store = new SessionEventStore(1_000, 8 * 1_048_576, 30_000, () => 0);
+    const first = await store.storeEvent('a', note(1));
+    await store.storeEvent('a', { jsonrpc: '2.0', id: 7, result: {} });
+    const other = await store.storeEvent('b', note(2));
+    await store.storeEvent('b', { jsonrpc: '2.0', id: 8, result: {} });
+    // A request whose stream closed before its reply was stored: nothing to drop yet.
+    store.delivered(9);
+    store.delivered(7);
+    await expect(replay(store, first)).rejects.toThrow(/unknown or too old/);
+    expect((await replay(store, other)).sent.map(([, m]) => m)).toEqual([
+      { jsonrpc: '2.0', id: 8, result: {} },
+    ]);
+  });
+});
