@@ -3,8 +3,11 @@ import type { EventStore, JSONRPCMessage, RequestId } from '@modelcontextprotoco
 
 interface Stored {
   streamId: string;
-  /** The message as sent: kept as text (a parsed object costs several times its size in memory). */
-  json: string;
+  /**
+   * The message as sent: kept as text (a parsed object costs several times its size in memory).
+   * Undefined once its stream was delivered whole: the id stays for the grace, the message goes.
+   */
+  json?: string;
 }
 
 /**
@@ -35,6 +38,11 @@ export class SessionEventStore implements EventStore {
     private readonly graceMs = 10_000,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** The bytes of messages held now (for tests and bounds). */
+  get heldBytes(): number {
+    return this.size;
+  }
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     this.dropFinished();
@@ -77,6 +85,8 @@ export class SessionEventStore implements EventStore {
         continue;
       }
       if (event.streamId !== streamId) continue;
+      // Delivered whole already: nothing of it to send again.
+      if (event.json === undefined) continue;
       const message = JSON.parse(event.json) as JSONRPCMessage;
       // The SDK stores an empty priming message at the start of each stream; it is not a message to replay.
       if (!('jsonrpc' in message)) continue;
@@ -92,7 +102,16 @@ export class SessionEventStore implements EventStore {
    */
   delivered(requestId: RequestId): void {
     const streamId = this.replies.get(requestId);
-    if (streamId !== undefined) this.drop(streamId);
+    if (streamId === undefined) return;
+    this.replies.delete(requestId);
+    // The ids stay until the grace ends, so a client that resumes the stream anyway (it cannot
+    // know its reply arrived whole) is answered with nothing more to send rather than an error.
+    for (const id of this.streams.get(streamId) ?? []) {
+      const event = this.events.get(id);
+      if (event?.json === undefined) continue;
+      this.size -= event.json.length;
+      event.json = undefined;
+    }
   }
 
   /** Streams whose reply went out more than the grace ago leave with all their events (oldest first, so it stops at the first still in grace). */
@@ -117,7 +136,7 @@ export class SessionEventStore implements EventStore {
 
   private remove(id: string, event: Stored): void {
     this.events.delete(id);
-    this.size -= event.json.length;
+    this.size -= event.json?.length ?? 0;
     const ids = this.streams.get(event.streamId);
     ids?.delete(id);
     if (ids?.size === 0 && !this.finished.has(event.streamId)) this.streams.delete(event.streamId);

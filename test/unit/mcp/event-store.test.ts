@@ -85,18 +85,26 @@ describe('SessionEventStore, once a reply went out', () => {
 });
 
 describe('SessionEventStore, once a reply was delivered', () => {
-  it('drops the stream of a delivered reply at once, and keeps the others for their grace', async () => {
-    const store = new SessionEventStore(1_000, 8 * 1_048_576, 30_000, () => 0);
+  it('lets go of a delivered stream’s messages at once, answers its resume with nothing more, and keeps the others', async () => {
+    let now = 0;
+    const store = new SessionEventStore(1_000, 8 * 1_048_576, 30_000, () => now);
     const first = await store.storeEvent('a', note(1));
-    await store.storeEvent('a', { jsonrpc: '2.0', id: 7, result: {} });
+    await store.storeEvent('a', { jsonrpc: '2.0', id: 7, result: { text: 'x'.repeat(100_000) } });
     const other = await store.storeEvent('b', note(2));
     await store.storeEvent('b', { jsonrpc: '2.0', id: 8, result: {} });
-    // A request whose stream closed before its reply was stored: nothing to drop yet.
+    // A request whose stream closed before its reply was stored: nothing to let go of.
     store.delivered(9);
     store.delivered(7);
-    await expect(replay(store, first)).rejects.toThrow(/unknown or too old/);
+    // The delivered stream's bytes are gone: a size bound just above the rest now holds.
+    expect(store.heldBytes).toBeLessThan(1_000);
+    // A client that resumes it anyway gets its stream back with nothing to replay, not an error.
+    expect(await replay(store, first)).toEqual({ streamId: 'a', sent: [] });
     expect((await replay(store, other)).sent.map(([, m]) => m)).toEqual([
       { jsonrpc: '2.0', id: 8, result: {} },
     ]);
+    // After the grace its ids go too.
+    now = 31_000;
+    await store.storeEvent('c', note(3));
+    await expect(replay(store, first)).rejects.toThrow(/unknown or too old/);
   });
 });
