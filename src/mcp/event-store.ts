@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { EventStore, JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 
+/** How many ids of delivered streams a session remembers, so a resume of one is not an error. */
+const MAX_DELIVERED_IDS = 64;
+
 interface Stored {
   streamId: string;
-  /**
-   * The message as sent: kept as text (a parsed object costs several times its size in memory).
-   * Undefined once its stream was delivered whole: the id stays for the grace, the message goes.
-   */
-  json?: string;
+  /** The message as sent: kept as text (a parsed object costs several times its size in memory). */
+  json: string;
 }
 
 /**
@@ -27,6 +27,8 @@ export class SessionEventStore implements EventStore {
   private readonly finished = new Map<string, { at: number; reply?: RequestId }>();
   /** The stream each stored reply went on, by its request id: dropped at once when it was delivered. */
   private readonly replies = new Map<RequestId, string>();
+  /** Ids of streams delivered whole (the newest few), with their stream. */
+  private readonly deliveredIds = new Map<string, string>();
   /** Secret to the session: its ids cannot be guessed, and a counter after it is cheaper than random bytes per event. */
   private readonly prefix = randomBytes(12).toString('base64url');
   private count = 0;
@@ -75,6 +77,8 @@ export class SessionEventStore implements EventStore {
     lastEventId: string,
     { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
   ): Promise<string> {
+    const delivered = this.deliveredIds.get(lastEventId);
+    if (delivered !== undefined) return delivered;
     const streamId = this.events.get(lastEventId)?.streamId;
     if (streamId === undefined) throw new Error(`Event ${lastEventId} is unknown or too old to replay.`);
     // Map order is the order events were stored: everything after the last one seen is replayed.
@@ -85,8 +89,6 @@ export class SessionEventStore implements EventStore {
         continue;
       }
       if (event.streamId !== streamId) continue;
-      // Delivered whole already: nothing of it to send again.
-      if (event.json === undefined) continue;
       const message = JSON.parse(event.json) as JSONRPCMessage;
       // The SDK stores an empty priming message at the start of each stream; it is not a message to replay.
       if (!('jsonrpc' in message)) continue;
@@ -103,15 +105,15 @@ export class SessionEventStore implements EventStore {
   delivered(requestId: RequestId): void {
     const streamId = this.replies.get(requestId);
     if (streamId === undefined) return;
-    this.replies.delete(requestId);
-    // The ids stay until the grace ends, so a client that resumes the stream anyway (it cannot
-    // know its reply arrived whole) is answered with nothing more to send rather than an error.
-    for (const id of this.streams.get(streamId) ?? []) {
-      const event = this.events.get(id);
-      if (event?.json === undefined) continue;
-      this.size -= event.json.length;
-      event.json = undefined;
+    // A client may resume the stream anyway (it cannot know its reply arrived whole): the last
+    // few ids of delivered streams are remembered, and such a resume gets nothing more to replay
+    // instead of an error.
+    for (const id of this.streams.get(streamId) ?? []) this.deliveredIds.set(id, streamId);
+    for (const id of this.deliveredIds.keys()) {
+      if (this.deliveredIds.size <= MAX_DELIVERED_IDS) break;
+      this.deliveredIds.delete(id);
     }
+    this.drop(streamId);
   }
 
   /** Streams whose reply went out more than the grace ago leave with all their events (oldest first, so it stops at the first still in grace). */
@@ -136,7 +138,7 @@ export class SessionEventStore implements EventStore {
 
   private remove(id: string, event: Stored): void {
     this.events.delete(id);
-    this.size -= event.json?.length ?? 0;
+    this.size -= event.json.length;
     const ids = this.streams.get(event.streamId);
     ids?.delete(id);
     if (ids?.size === 0 && !this.finished.has(event.streamId)) this.streams.delete(event.streamId);
