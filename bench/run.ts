@@ -4,6 +4,8 @@
  * Sizes can be lowered for a quick look (BENCH_START_RUNS, BENCH_CHAT_CALLS, BENCH_RPS_WINDOW_MS),
  * but the published figures use the defaults. BENCH_NODE=<path to another node> adds the cold start
  * on that Node (CI's Node 22 from the npm registry, where the bin uses Node's compile cache).
+ * BENCH_ONLY=start,throughput (any of start, tokens, latency, progress, throughput, soak, replicas)
+ * runs only those measures and prints them without touching the README or bench/results.json.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -36,6 +38,13 @@ const SOAK_TENANTS = 8;
 const STORE_CALLS = size('BENCH_STORE_CALLS', 500, 100);
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
+const MEASURES = ['start', 'tokens', 'latency', 'progress', 'throughput', 'soak', 'replicas'] as const;
+const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+const unknown = only?.filter((name) => !(MEASURES as readonly string[]).includes(name)) ?? [];
+if (unknown.length > 0) {
+  throw new Error(`BENCH_ONLY: unknown measure ${unknown.join(', ')}; use any of ${MEASURES.join(', ')}`);
+}
+const wanted = (measure: (typeof MEASURES)[number]) => !only || only.includes(measure);
 
 // Other work on the machine moves these figures more than anything in the code; record it.
 const loadAtStart = loadavg()[0]!;
@@ -51,100 +60,120 @@ say('building baselines…');
 const baselines = await buildBaselines();
 const sandbox = await startSandbox({ quiet: true });
 const figures: Figure[] = [];
-try {
-  // The plain server (no --sandbox) pointed at a sandbox that is already up: what a desktop
-  // assistant starts, without timing the sandbox's own start.
-  const orbitEnv = { ORBIT_BASE_URL: sandbox.url, ORBIT_API_KEY: SANDBOX_DEMO_KEY };
-  say(`cold start and memory: ${START_RUNS} interleaved runs each…`);
-  const samples = await measureStartUp(
-    [
-      { name: 'orbit', args: [ORBIT_BIN], env: orbitEnv },
-      { name: 'baseline', args: [baselines.bundled], env: {} },
-      { name: 'unbundled', args: [baselines.unbundled], env: {} },
-    ],
-    START_RUNS,
-  );
-  figures.push(...startUpFigures(samples, 'orbit', 'baseline', 'unbundled'));
-  const otherNode = process.env.BENCH_NODE;
-  if (otherNode) {
-    const version = execFileSync(otherNode, ['--version'], { encoding: 'utf8' }).trim();
-    say(`cold start on Node ${version}…`);
-    const other = await measureStartUp(
+// The plain server (no --sandbox) pointed at a sandbox that is already up: what a desktop
+// assistant starts, without timing the sandbox's own start.
+const orbitEnv = { ORBIT_BASE_URL: sandbox.url, ORBIT_API_KEY: SANDBOX_DEMO_KEY };
+const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
+  async start() {
+    say(`cold start and memory: ${START_RUNS} interleaved runs each…`);
+    const samples = await measureStartUp(
       [
-        { name: 'orbit', args: [ORBIT_BIN], env: orbitEnv, node: otherNode },
-        { name: 'baseline', args: [baselines.bundled], env: {}, node: otherNode },
+        { name: 'orbit', args: [ORBIT_BIN], env: orbitEnv },
+        { name: 'baseline', args: [baselines.bundled], env: {} },
+        { name: 'unbundled', args: [baselines.unbundled], env: {} },
       ],
       START_RUNS,
     );
-    figures.push(otherNodeFigure(other, version));
-  }
+    const out = startUpFigures(samples, 'orbit', 'baseline', 'unbundled');
+    const otherNode = process.env.BENCH_NODE;
+    if (otherNode) {
+      const version = execFileSync(otherNode, ['--version'], { encoding: 'utf8' }).trim();
+      say(`cold start on Node ${version}…`);
+      const other = await measureStartUp(
+        [
+          { name: 'orbit', args: [ORBIT_BIN], env: orbitEnv, node: otherNode },
+          { name: 'baseline', args: [baselines.bundled], env: {}, node: otherNode },
+        ],
+        START_RUNS,
+      );
+      out.push(otherNodeFigure(other, version));
+    }
+    return out;
+  },
 
-  say('tools/list tokens…');
-  figures.push(...(await measureTokens([ORBIT_BIN], orbitEnv)));
+  async tokens() {
+    say('tools/list tokens…');
+    return measureTokens([ORBIT_BIN], orbitEnv);
+  },
 
-  // A key of its own, so the demo key's balance and daily limit do not bound the loops.
-  const key = sandbox.state.createKey({ balance: 1_000_000, label: 'bench' });
-  say(`chat latency: ${CHAT_CALLS} interleaved calls each, stream false and true…`);
-  const mcp = await startInProcess(sandbox.url, key);
-  try {
-    figures.push(...(await measureChatLatency(mcp, sandbox.url, key, CHAT_CALLS)));
-  } finally {
-    await mcp.close();
-  }
+  async latency() {
+    // A key of its own, so the demo key's balance and daily limit do not bound the loops.
+    const key = sandbox.state.createKey({ balance: 1_000_000, label: 'bench' });
+    say(`chat latency: ${CHAT_CALLS} interleaved calls each, stream false and true…`);
+    const mcp = await startInProcess(sandbox.url, key);
+    try {
+      return await measureChatLatency(mcp, sandbox.url, key, CHAT_CALLS);
+    } finally {
+      await mcp.close();
+    }
+  },
 
-  say(`first progress: ${PROGRESS_CALLS} streamed calls…`);
-  const paced = await startSandbox({ quiet: true, timing: { streamChunkDelayMs: STREAM_CHUNK_DELAY_MS } });
-  const pacedKey = paced.state.createKey({ balance: 1_000_000, label: 'bench' });
-  const pacedMcp = await startInProcess(paced.url, pacedKey);
-  try {
-    figures.push(await measureFirstProgress(pacedMcp, PROGRESS_CALLS, STREAM_CHUNK_DELAY_MS));
-  } finally {
-    await pacedMcp.close();
-    await paced.close();
-  }
+  async progress() {
+    say(`first progress: ${PROGRESS_CALLS} streamed calls…`);
+    const paced = await startSandbox({ quiet: true, timing: { streamChunkDelayMs: STREAM_CHUNK_DELAY_MS } });
+    const pacedKey = paced.state.createKey({ balance: 1_000_000, label: 'bench' });
+    const pacedMcp = await startInProcess(paced.url, pacedKey);
+    try {
+      return [await measureFirstProgress(pacedMcp, PROGRESS_CALLS, STREAM_CHUNK_DELAY_MS)];
+    } finally {
+      await pacedMcp.close();
+      await paced.close();
+    }
+  },
 
-  for (const era of ['legacy', 'modern'] as const) {
-    say(
-      `throughput (${era}): ${LOAD.workers} client processes × ${LOAD.sessionsPerWorker} connections, ${RPS_WINDOW_MS} ms windows…`,
+  async throughput() {
+    const out: Figure[] = [];
+    for (const era of ['legacy', 'modern'] as const) {
+      say(
+        `throughput (${era}): ${LOAD.workers} client processes × ${LOAD.sessionsPerWorker} connections, ${RPS_WINDOW_MS} ms windows…`,
+      );
+      out.push(
+        ...(await measureThroughput(
+          {
+            args: [ORBIT_BIN, '--http', '--sandbox', '--port', '0'],
+            env: { ORBIT_LOG_LEVEL: 'error' },
+            tool: 'auth_status',
+            toolArgs: {},
+          },
+          { args: [baselines.http, '0'], tool: 'echo', toolArgs: { text: 'hi' } },
+          baselines.loadWorker,
+          era,
+          { ...LOAD, windowMs: RPS_WINDOW_MS },
+        )),
+      );
+    }
+    return out;
+  },
+
+  async soak() {
+    say(`soak: ${SOAK_CHECKPOINTS.at(-1)} mixed calls from ${SOAK_TENANTS} tenants over HTTP…`);
+    const tenants = Array.from({ length: SOAK_TENANTS }, (_, i) =>
+      sandbox.state.createKey({ balance: 1_000_000, label: `soak ${i}`, dailyRequestLimit: 1_000_000 }),
     );
-    figures.push(
-      ...(await measureThroughput(
-        {
-          args: [ORBIT_BIN, '--http', '--sandbox', '--port', '0'],
-          env: { ORBIT_LOG_LEVEL: 'error' },
-          tool: 'auth_status',
-          toolArgs: {},
-        },
-        { args: [baselines.http, '0'], tool: 'echo', toolArgs: { text: 'hi' } },
-        baselines.loadWorker,
-        era,
-        { ...LOAD, windowMs: RPS_WINDOW_MS },
-      )),
-    );
-  }
+    return [
+      await measureSoak(
+        { args: [ORBIT_BIN, '--http', '--port', '0', '--base-url', sandbox.url], keys: tenants },
+        { args: [baselines.http, '0'] },
+        SOAK_CHECKPOINTS,
+      ),
+    ];
+  },
 
-  say(`soak: ${SOAK_CHECKPOINTS.at(-1)} mixed calls from ${SOAK_TENANTS} tenants over HTTP…`);
-  const tenants = Array.from({ length: SOAK_TENANTS }, (_, i) =>
-    sandbox.state.createKey({ balance: 1_000_000, label: `soak ${i}`, dailyRequestLimit: 1_000_000 }),
-  );
-  figures.push(
-    await measureSoak(
-      { args: [ORBIT_BIN, '--http', '--port', '0', '--base-url', sandbox.url], keys: tenants },
-      { args: [baselines.http, '0'] },
-      SOAK_CHECKPOINTS,
-    ),
-  );
-
-  say(`replicas: 1 vs 3 sharing a redis-server, then ${STORE_CALLS} calls each with and without it…`);
-  figures.push(
-    ...(await measureReplicas({
+  async replicas() {
+    say(`replicas: 1 vs 3 sharing a redis-server, then ${STORE_CALLS} calls each with and without it…`);
+    return measureReplicas({
       baseUrl: sandbox.url,
       key: sandbox.state.createKey({ balance: 1_000_000, label: 'replicas', dailyRequestLimit: 10_000_000 }),
       worker: baselines.loadWorker,
       shape: { ...LOAD, windowMs: RPS_WINDOW_MS },
       latencyCalls: STORE_CALLS,
-    })),
-  );
+    });
+  },
+};
+try {
+  for (const measure of MEASURES) {
+    if (wanted(measure)) figures.push(...(await run[measure]()));
+  }
 } finally {
   await sandbox.close();
 }
@@ -158,10 +187,15 @@ const environment = {
   loadAverage1m: { start: loadAtStart, end: loadavg()[0]! },
 };
 const table = markdownTable(figures);
+if (only) {
+  say(`\n${table}\n\n(BENCH_ONLY: README and bench/results.json left as they were)`);
+  if (figures.some((figure) => figure.pass === false)) process.exitCode = 1;
+  process.exit();
+}
 await writeResults('bench/results.json', environment, figures);
 await writeReadmeBlock(
   'README.md',
-  `${table}\n\nMeasured by \`npm run bench\` on Node ${environment.node}, ${environment.cpus}, load average ${loadAtStart.toFixed(1)} at the start. Baselines: a one-tool SDK server (\`bench/baseline/\`) bundled with the same esbuild options, and the same \`chat\` request sent straight to the sandbox with undici. Raw samples in \`bench/results.json\`.`,
+  `${table}\n\nMeasured by \`npm run bench\` on Node ${environment.node}, ${environment.cpus}, load average ${loadAtStart.toFixed(1)} at the start. Baselines: a one-tool SDK server (\`bench/baseline/\`) packaged the same way (\`scripts/bundle.ts\`), and the same \`chat\` request sent straight to the sandbox with undici. Raw samples in \`bench/results.json\`.`,
 );
 say(`\n${table}\n\nwrote bench/results.json and the README table`);
 if (figures.some((figure) => figure.pass === false)) process.exitCode = 1;
