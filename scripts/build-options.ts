@@ -1,10 +1,10 @@
 import type { BuildOptions } from 'esbuild';
 
 /**
- * How dist/orbit-mcp.js is packaged. The start-up benchmark packages its baseline with the same
- * options, so the ratio compares code, not packaging. One bundled entry loads far fewer files than
- * node_modules would; code behind dynamic imports (sandbox, HTTP transport, undici, each tool)
- * becomes chunks loaded on demand.
+ * How esbuild compiles the bin before bundle.ts re-chunks it (the start-up benchmark's baseline
+ * goes through the same two steps). One bundled entry loads far fewer files than node_modules
+ * would; code behind dynamic imports (sandbox, HTTP transport, undici, each tool) becomes chunks
+ * loaded on demand.
  */
 export const BUILD_OPTIONS: BuildOptions = {
   bundle: true,

@@ -1,24 +1,28 @@
 /**
- * `npm run build`: the bin bundled into dist/ with esbuild (start-up is paid on every spawn), and
+ * `npm run build`: the bin bundled into dist/ (start-up is paid on every spawn; see bundle.ts), and
  * the library (`import { createOrbitServer } from 'orbit-mcp'`) compiled unbundled with its types
  * into dist/lib, so its dependencies stay real dependencies shared with the caller's.
  */
 import { execFileSync } from 'node:child_process';
 import { chmod, rm } from 'node:fs/promises';
-import { build } from 'esbuild';
-import { BUILD_OPTIONS } from './build-options.js';
+import { resolve } from 'node:path';
+import type { Plugin } from 'esbuild';
+import { bundle } from './bundle.js';
+
+/** Our servers pass their own JSON Schema validator; the SDK's default (Ajv) need not be loaded. */
+const withoutAjv: Plugin = {
+  name: 'sdk-shims-without-ajv',
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+      path: resolve('src/mcp/sdk-shims.ts'),
+    }));
+  },
+};
 
 await rm('dist', { recursive: true, force: true });
-const result = await build({
-  ...BUILD_OPTIONS,
-  entryPoints: { 'orbit-mcp': 'src/main.ts' },
-  outdir: 'dist',
-  metafile: true,
-});
+const { files, bytes } = await bundle('orbit-mcp', 'src/main.ts', 'dist', { plugins: [withoutAjv] });
 await chmod('dist/orbit-mcp.js', 0o755);
-const outputs = Object.values(result.metafile.outputs);
-const kib = outputs.reduce((sum, out) => sum + out.bytes, 0) / 1024;
-process.stderr.write(`built dist/orbit-mcp.js (${outputs.length} files, ${kib.toFixed(0)} KiB)\n`);
+process.stderr.write(`built dist/orbit-mcp.js (${files} files, ${(bytes / 1024).toFixed(0)} KiB)\n`);
 
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.lib.json'], {
   stdio: 'inherit',

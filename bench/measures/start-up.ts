@@ -79,7 +79,7 @@ export function startUpFigures(
       target: '≤ 1.1×',
       pass: startRatio <= 1.1,
       details: {
-        baseline: 'one-tool SDK server bundled with the same esbuild options',
+        baseline: 'one-tool SDK server packaged the same way (scripts/bundle.ts)',
         unbundledBaselineMs: round(start(unbundled), 1),
         samplesMs: Object.fromEntries(
           [...samples].map(([name, s]) => [name, s.map((x) => round(x.startMs, 1))]),

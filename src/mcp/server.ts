@@ -1,4 +1,5 @@
 import { Server, type ServerContext } from '@modelcontextprotocol/server';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import { SpendBudget } from '../budget.js';
 import type { Config, Toolset } from '../config.js';
 import type { ToolContext } from '../context.js';
@@ -21,6 +22,14 @@ import { PromptOffer, registerPrompts } from './prompt-gets.js';
 import { registerResources } from './resource-reads.js';
 import { clientRoots } from './roots.js';
 import { registerToolCalls } from './tool-calls.js';
+
+/**
+ * Checks a person's answers to form elicitations (the confirmations) against the schema asked;
+ * nothing else of ours validates JSON Schema. The SDK's light validator is ample for those flat
+ * forms, one instance serves every server, and the bin leaves the default (Ajv) out of its
+ * bundle altogether (scripts/build.ts).
+ */
+const formAnswers = new CfWorkerJsonSchemaValidator();
 
 /** What the server offers: the tool listing (modules loaded on first call), the resources and the prompts. */
 export interface Registry {
@@ -79,6 +88,7 @@ export function createMcpServer(deps: ServerDeps): Server {
       capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} },
       instructions: deps.instructions ?? instructionsFor(deps.target),
       requestState: { verify: stateCodec.verify },
+      jsonSchemaValidator: formAnswers,
     },
   );
   const redactor = createRedactor(deps.secrets);

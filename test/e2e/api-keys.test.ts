@@ -284,6 +284,18 @@ describe('api_keys_write create over HTTP', () => {
     expect(textOf(result)).toMatch(/aborted\): The person declined; no key was created/);
     expect(demoKeys()).toHaveLength(before);
   });
+
+  it('refuses an answer that does not fit the form asked, and creates nothing', async () => {
+    const before = demoKeys().length;
+    const result = await withServer(
+      T.all,
+      (h) => h.call('api_keys_write', { operation: 'create', name: 'odd answer' }),
+      { trust: 'remote', answerForm: () => ({ action: 'accept', content: { confirm: 'yes' } }) },
+    );
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/does not match requested schema/);
+    expect(demoKeys()).toHaveLength(before);
+  });
 });
 
 describe('api_keys_write update and revoke', () => {

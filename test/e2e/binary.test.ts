@@ -3,10 +3,12 @@
  * stateful and stateless modes, each with a real SDK client.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer } from '../../scripts/lib/http-server.js';
 
@@ -35,6 +37,40 @@ describe('the built binary over stdio', () => {
       });
       expect(result.isError).toBeFalsy();
       expect((result.structuredContent as { text: string }).text).toContain('ping');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('checks a confirmation answer against its form without Ajv in the bundle', async () => {
+    // The bin swaps the SDK's default validator (Ajv) for the SDK's lighter one (scripts/build.ts).
+    const bundled = readdirSync('dist', { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.js'),
+    );
+    expect(bundled.filter((f) => readFileSync(join('dist', f), 'utf8').includes('ajv-formats'))).toEqual([]);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, '--sandbox', '--toolsets', 'keys'],
+      stderr: 'pipe',
+    });
+    const client = new Client(
+      { name: 'smoke', version: '1' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    let answer: Record<string, unknown> = { confirm: 'yes' };
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: answer }));
+    await client.connect(transport);
+    try {
+      const listed = await client.callTool({ name: 'api_keys_read', arguments: { operation: 'list' } });
+      // The sandbox's own demo key: this process's sandbox goes with it.
+      const { id } = (listed.structuredContent as { data: { id: string }[] }).data[0]!;
+      const revoke = () =>
+        client.callTool({ name: 'api_keys_write', arguments: { operation: 'revoke', id } });
+      const odd = await revoke();
+      expect(odd.isError).toBe(true);
+      expect(JSON.stringify(odd.content)).toMatch(/does not match requested schema/);
+      answer = { confirm: true };
+      expect((await revoke()).isError).toBeFalsy();
     } finally {
       await client.close();
     }

@@ -1,0 +1,100 @@
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { rolldown } from 'rolldown';
+import { BUILD_OPTIONS } from './build-options.js';
+
+export interface Bundled {
+  files: number;
+  bytes: number;
+}
+
+/**
+ * Bundles each entry the way dist/orbit-mcp.js ships (the start-up benchmark packages its baseline
+ * with this same function, so the ratio compares code, not packaging).
+ *
+ * esbuild compiles and splits: code behind dynamic imports (each tool, the sandbox, the HTTP
+ * transport) stays out of start-up. But it makes one chunk per distinct set of importers, and the
+ * stdio start path came out as 20 small files; on Node 20 each costs the ESM loader a resolve,
+ * read, compile and link (about 13 ms in all, measured against a 3-file start). Rolldown then
+ * re-chunks esbuild's output with two groups per entry: what the entry imports statically, and
+ * what its first dynamic import (the CLI, imported after Node's compile cache is switched on)
+ * imports statically. Everything else keeps esbuild's lazy chunks.
+ */
+export async function bundle(
+  name: string,
+  source: string,
+  outdir: string,
+  extra: Pick<BuildOptions, 'plugins'> = {},
+): Promise<Bundled> {
+  const stage = await mkdtemp(join(tmpdir(), 'orbit-bundle-'));
+  try {
+    const { metafile } = await build({
+      ...BUILD_OPTIONS,
+      ...extra,
+      entryPoints: { [name]: source },
+      outdir: stage,
+      metafile: true,
+    });
+    const bundle = await rolldown({
+      input: { [name]: join(stage, `${name}.js`) },
+      platform: 'node',
+      external: [/^node:/],
+      logLevel: 'warn',
+    });
+    try {
+      await bundle.write({
+        dir: outdir,
+        format: 'es',
+        minify: true,
+        chunkFileNames: 'chunks/[name]-[hash].js',
+        codeSplitting: { groups: startGroups(metafile, name) },
+      });
+    } finally {
+      await bundle.close();
+    }
+    return await measure(outdir);
+  } finally {
+    await rm(stage, { recursive: true, force: true });
+  }
+}
+
+/** Of two groups that reach a module, the first listed takes it: the entry's own imports first. */
+function startGroups(metafile: Metafile, name: string) {
+  const outputs = metafile.outputs;
+  const path = Object.keys(outputs).find((file) => file.endsWith(`/${name}.js`));
+  if (!path) throw new Error(`esbuild wrote no ${name}.js`);
+  const staticClosure = (file: string, into = new Set<string>()) => {
+    for (const imported of outputs[file]!.imports) {
+      if (imported.kind !== 'import-statement' || imported.external || into.has(imported.path)) continue;
+      into.add(imported.path);
+      staticClosure(imported.path, into);
+    }
+    return into;
+  };
+  const boot = staticClosure(path);
+  const firstLazy = outputs[path]!.imports.find((i) => i.kind === 'dynamic-import' && !i.external)?.path;
+  const start = firstLazy ? staticClosure(firstLazy, new Set([firstLazy])) : new Set<string>();
+  for (const file of boot) start.delete(file);
+  const matcher = (files: Set<string>) => {
+    const absolute = new Set([...files].map((file) => resolve(file)));
+    return (id: string) => absolute.has(id);
+  };
+  return [
+    { name: `${name}-boot`, test: matcher(boot) },
+    { name: `${name}-start`, test: matcher(start) },
+  ];
+}
+
+async function measure(dir: string): Promise<Bundled> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  let bytes = 0;
+  let files = 0;
+  for (const entry of entries) {
+    if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+    files++;
+    bytes += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return { files, bytes };
+}
