@@ -4,7 +4,7 @@
  * Sizes can be lowered for a quick look (BENCH_START_RUNS, BENCH_CHAT_CALLS, BENCH_RPS_WINDOW_MS),
  * but the published figures use the defaults. BENCH_NODE=<path to another node> adds the cold start
  * on that Node (CI's Node 22 from the npm registry, where the bin uses Node's compile cache).
- * BENCH_ONLY=start,throughput (any of start, tokens, latency, progress, throughput, soak, replicas)
+ * BENCH_ONLY=start,throughput (any of start, tokens, latency, progress, image, throughput, soak, replicas)
  * runs only those measures and prints them without touching the README or bench/results.json.
  */
 import { execFileSync } from 'node:child_process';
@@ -17,6 +17,7 @@ import { startInProcess } from './lib/in-process.js';
 import { ORBIT_BIN } from './lib/paths.js';
 import { markdownTable, writeReadmeBlock, writeResults } from './lib/report.js';
 import { measureFirstProgress } from './measures/first-progress.js';
+import { measureLargeImage } from './measures/large-image.js';
 import { measureChatLatency } from './measures/latency.js';
 import { measureReplicas } from './measures/replicas.js';
 import { measureSoak } from './measures/soak.js';
@@ -29,6 +30,7 @@ const size = (name: string, fallback: number, min: number) =>
 const START_RUNS = size('BENCH_START_RUNS', 21, 15);
 const CHAT_CALLS = size('BENCH_CHAT_CALLS', 500, 200);
 const PROGRESS_CALLS = 100;
+const IMAGE_ROUNDS = 5;
 const STREAM_CHUNK_DELAY_MS = 5;
 /** Several client processes, so the load generator is not the bottleneck. */
 const LOAD = { workers: 4, sessionsPerWorker: 8, warmupMs: 1_000 };
@@ -38,7 +40,16 @@ const SOAK_TENANTS = 8;
 const STORE_CALLS = size('BENCH_STORE_CALLS', 500, 100);
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const MEASURES = ['start', 'tokens', 'latency', 'progress', 'throughput', 'soak', 'replicas'] as const;
+const MEASURES = [
+  'start',
+  'tokens',
+  'latency',
+  'progress',
+  'image',
+  'throughput',
+  'soak',
+  'replicas',
+] as const;
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => !(MEASURES as readonly string[]).includes(name)) ?? [];
 if (unknown.length > 0) {
@@ -119,6 +130,12 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
       await pacedMcp.close();
       await paced.close();
     }
+  },
+
+  async image() {
+    say(`large image: ${IMAGE_ROUNDS} image_generate calls with a 24 MiB image, and as many direct…`);
+    const key = sandbox.state.createKey({ balance: 1_000_000, label: 'bench image' });
+    return measureLargeImage(sandbox.url, key, IMAGE_ROUNDS);
   },
 
   async throughput() {

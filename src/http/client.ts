@@ -156,11 +156,15 @@ export class HttpClient {
         const res = await this.send(spec, scope, false, sent);
         const requestId = requestIdOf(res.headers);
         const captured = sent && (await captureReply(res, sent, scope.signal, requestId));
-        const text = captured
-          ? // Decoded as body.text() decodes (UTF-8, BOM dropped): capture changes nothing else.
-            new TextDecoder().decode(captured.response)
-          : await readBody(() => res.body.text(), scope.signal, requestId);
-        const data = validateReply(spec.schema, parseJsonReply(text, requestId), requestId, spec.path);
+        // No name holds the text: a reply of many MB (base64 media) can go once it is parsed.
+        const parsed = parseJsonReply(
+          captured
+            ? // Decoded as body.text() decodes (UTF-8, BOM dropped): capture changes nothing else.
+              new TextDecoder().decode(captured.response)
+            : await readBody(() => res.body.text(), scope.signal, requestId),
+          requestId,
+        );
+        const data = validateReply(spec.schema, parsed, requestId, spec.path);
         const reply: ApiResponse<typeof data> = {
           data,
           status: res.statusCode,

@@ -161,8 +161,12 @@ export async function saveImages(
   const images: ImagesOut['images'] = [];
   for (const [i, item] of reply.data.entries()) {
     ctx.progress.report(`saving image ${i + 1} of ${reply.data.length}`);
-    if (item.b64_json) images.push(await saveBytes(ctx, Buffer.from(item.b64_json, 'base64')));
-    else if (item.url) {
+    if (item.b64_json) {
+      const bytes = Buffer.from(item.b64_json, 'base64');
+      // The base64 text (a third larger than the image) goes before the next image is decoded.
+      item.b64_json = undefined;
+      images.push(await saveBytes(ctx, bytes));
+    } else if (item.url) {
       const { data, contentType } = await download(ctx, item.url, 'the image');
       images.push(await saveBytes(ctx, data, contentType));
     }
