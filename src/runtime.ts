@@ -40,6 +40,14 @@ export interface RuntimeOptions {
 }
 
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  // A password in the store URL is a secret like the others.
+  if (config.store) {
+    const password = new URL(config.store).password;
+    if (password) registerSecret(decodeURIComponent(password));
+  }
+  // Before the sandbox starts: a store that cannot be reached must leave nothing holding the process.
+  const store = await openStore(config.store);
+
   let target: Target;
   let stopSandbox: (() => Promise<void>) | undefined;
   const credentials: Credential[] = [];
@@ -74,13 +82,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     credentials.push({ kind: 'management_token', value: config.managementToken, source: 'env' });
   if (config.session) credentials.push({ kind: 'session', value: config.session, source: 'env' });
   for (const credential of credentials) registerSecret(credential.value);
-
-  // A password in the store URL is a secret like the others.
-  if (config.store) {
-    const password = new URL(config.store).password;
-    if (password) registerSecret(decodeURIComponent(password));
-  }
-  const store = await openStore(config.store);
 
   // No base URL means no platform, never the sandbox: calls then say how to configure one.
   const baseUrl = target.kind === 'none' ? undefined : target.baseUrl;
