@@ -52,6 +52,8 @@ export interface HttpOptions {
   path?: string;
   /** Bounds on 2025 sessions (per key, per address, in total) and their idle time. */
   limits?: Partial<SessionLimits>;
+  /** Proxies in front whose X-Forwarded-For is believed (`--trust-proxy`); default 0, none. */
+  trustProxy?: number;
 }
 
 export interface RunningHttp {
@@ -88,7 +90,7 @@ export async function serveHttp(
   const { config, store } = runtime;
   const log = createLogger(config.logLevel);
   const limits = { ...DEFAULT_SESSION_LIMITS, ...options.limits };
-  const auth = new HttpAuth(runtime.target, mcpPath, runtime.client, log, store);
+  const auth = new HttpAuth(runtime.target, mcpPath, runtime.client, log, store, options.trustProxy);
   // Without sessions, what a key may spend is counted per key (and per session in a session).
   const budgets = new SpendBudgets(config.maxSpendUsd, store);
   const drain = new Drain();
