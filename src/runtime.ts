@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { homedir, hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CredentialStore } from './auth/store.js';
 import { StoredCredentials } from './auth/stored.js';
 import type { Config } from './config.js';
 import type { Target } from './context.js';
 import { type Credential, type CredentialProvider, StaticCredentials } from './credentials.js';
-import type { FilesConfig } from './files/files.js';
+import { type FilesConfig, outputFolder } from './files/files.js';
 import { SharedMedia } from './files/media-shared.js';
 import { MediaStore } from './files/media-store.js';
 import { HttpClient } from './http/client.js';
@@ -103,19 +103,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           log,
         })
       : undefined;
+  // Desktop assistants start servers in arbitrary folders (often `/`); the home folder is findable.
+  const outputDir = config.outputDir ?? join(homedir(), 'orbit-output');
   return {
     config,
     target,
     client,
     credentials: stored ?? new StaticCredentials(credentials),
     files: {
-      // Desktop assistants start servers in arbitrary folders (often `/`); the home folder is findable.
-      outputDir: config.outputDir ?? join(homedir(), 'orbit-output'),
+      outputDir,
       allowDirs: config.allowDirs,
-      // A remote tenant's forgotten files go from the disk too; a person's own files stay.
+      // A remote tenant's forgotten files (in its own folder) go from the disk too; a person's own
+      // files stay, whatever their tenant.
       media: new MediaStore(
         {},
-        (entry) => entry.tenant !== 'local',
+        (entry) =>
+          dirname(entry.path) === outputFolder({ outputDir }, { trust: 'remote', tenant: entry.tenant }),
         store.shared ? new SharedMedia(store) : undefined,
       ),
     },

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Server, type ServerContext } from '@modelcontextprotocol/server';
 import { SpendBudget } from '../budget.js';
 import type { Config, Toolset } from '../config.js';
@@ -9,6 +10,7 @@ import type { JobStore } from '../jobs/store.js';
 import { createLogger, type LogLevel } from '../log.js';
 import type { Runtime } from '../runtime.js';
 import { createRedactor } from '../secrets.js';
+import { type Tenant, tenantNow } from '../tenant.js';
 import { VERSION } from '../version.js';
 import type { ToolCatalog } from './catalog.js';
 import { registerCompletions } from './completions.js';
@@ -18,6 +20,7 @@ import type { Target } from './define-tool.js';
 import { createStateCodec } from './input.js';
 import { instructionsFor } from './instructions.js';
 import { PromptOffer, registerPrompts } from './prompt-gets.js';
+import { keyTenant } from './request-credentials.js';
 import { registerResources } from './resource-reads.js';
 import { clientRoots } from './roots.js';
 import { registerToolCalls } from './tool-calls.js';
@@ -37,8 +40,8 @@ export interface ServerDeps extends Registry {
   files: FilesConfig;
   /** `local` over stdio (the person's own machine), `remote` over HTTP (a stranger). */
   trust: Trust;
-  /** Whose files and jobs these are: `local`, or the fingerprint of the caller's key over HTTP. */
-  tenant: string;
+  /** Whose files and jobs these are: `local`, or the fingerprint of the caller's key (see localTenant). */
+  tenant: Tenant;
   /** The process-wide job records; this connection sees its tenant's. */
   jobs: JobStore;
   /** What paid calls may spend; defaults to one budget for this server (a stdio process, an HTTP session). */
@@ -166,7 +169,7 @@ export function createMcpServer(deps: ServerDeps): Server {
         signal: AbortSignal.timeout(COMPLETION_READ_MS),
         log: stderrLog,
       }),
-      tenant: deps.tenant,
+      tenant: tenantNow(deps.tenant),
       arguments: filled,
     }),
     log: stderrLog,
@@ -184,8 +187,23 @@ export function createLocalServer(runtime: Runtime, registry: Registry): Server 
     files: runtime.files,
     jobs: runtime.jobs,
     trust: 'local',
-    tenant: 'local',
+    tenant: localTenant(runtime),
     version: VERSION,
     target: runtime.target,
   });
+}
+
+/**
+ * Whose jobs and media a person's own process keeps. On its own memory: `local`. On a store other
+ * people's processes share: its key's, as over HTTP, so a person's processes share their jobs and
+ * nobody else's; read at each use, since signing in or out changes the key. Without a key, this
+ * process's alone.
+ */
+export function localTenant(runtime: Pick<Runtime, 'store' | 'credentials'>): Tenant {
+  if (!runtime.store.shared) return 'local';
+  const alone = `process-${randomBytes(16).toString('hex')}`;
+  return () => {
+    const key = runtime.credentials.get('api_key');
+    return key ? keyTenant(key) : alone;
+  };
 }

@@ -28,6 +28,7 @@ import { createMcpServer } from '../../src/mcp/server.js';
 import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxOptions } from '../../src/sandbox/types.js';
+import type { Tenant } from '../../src/tenant.js';
 import { toolCatalog } from '../../tools/index.js';
 
 export interface HarnessOptions {
@@ -52,7 +53,9 @@ export interface HarnessOptions {
   allowDirs?: string[];
   /** `remote` serves the client as a stranger over HTTP would be served. */
   trust?: 'local' | 'remote';
-  tenant?: string;
+  tenant?: Tenant;
+  /** Job records shared with other harnesses (processes on one store). */
+  jobs?: JobStore;
   /** A media registry shared with another harness (two tenants of one server). */
   media?: MediaStore;
   /** Connection secrets to redact. */
@@ -105,7 +108,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     files: { outputDir, allowDirs: options.allowDirs, media: options.media ?? new MediaStore() },
     trust: options.trust ?? 'local',
     tenant: options.tenant ?? 'local',
-    jobs: new JobStore(),
+    jobs: options.jobs ?? new JobStore(),
     secrets: options.secrets,
     target: options.target ?? {
       kind: 'sandbox',
