@@ -10,6 +10,7 @@ import { type FilesConfig, outputFolder } from './files/files.js';
 import { SharedMedia } from './files/media-shared.js';
 import { MediaStore } from './files/media-store.js';
 import { HttpClient } from './http/client.js';
+import { IdempotencyKeys } from './http/idempotency.js';
 import { JobStore } from './jobs/store.js';
 import { createLogger, registerSecret } from './log.js';
 import { openStore } from './store/open.js';
@@ -29,6 +30,8 @@ export interface Runtime {
   jobs: JobStore;
   /** Where state that outlives a request lives: this process's memory, or Redis shared by replicas. */
   store: Store;
+  /** Idempotency-Keys of creates that may run again, in the store. */
+  idempotency: IdempotencyKeys;
   /** This process's name in logs and call leases. */
   replicaId: string;
   close(): Promise<void>;
@@ -129,6 +132,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       onError: (error) => log.warning(`could not keep a job record: ${error.message}`),
     }),
     store,
+    idempotency: new IdempotencyKeys(store),
     replicaId: config.replicaId ?? `${hostname()}-${process.pid}-${randomBytes(2).toString('hex')}`,
     async close() {
       stored?.close();

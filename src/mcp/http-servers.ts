@@ -40,6 +40,7 @@ export function createRemoteServerFactory(deps: RemoteServerDeps) {
       }),
       files: runtime.files,
       jobs: runtime.jobs,
+      idempotency: runtime.idempotency,
       budget: session ? budgets.forSession(session.id) : budgets.forKey(key),
       trust: 'remote',
       // Files and jobs belong to the key: adding an admin credential does not change whose they are.

@@ -6,6 +6,7 @@ import type { ToolContext } from '../context.js';
 import type { CredentialProvider } from '../credentials.js';
 import { createFiles, type FilesConfig, type Trust } from '../files/files.js';
 import type { HttpClient } from '../http/client.js';
+import { IdempotencyKeys } from '../http/idempotency.js';
 import type { JobStore } from '../jobs/store.js';
 import { createLogger, type LogLevel } from '../log.js';
 import type { Runtime } from '../runtime.js';
@@ -53,6 +54,8 @@ export interface ServerDeps extends Registry {
   /** Toolsets for this connection (HTTP `?toolsets=`); defaults to the configuration's. */
   toolsets?: readonly Toolset[];
   instructions?: string;
+  /** Idempotency-Keys kept across calls (the runtime's, in its store); one per process by default. */
+  idempotency?: IdempotencyKeys;
   /** Signs the state of calls that ask the person something; one per process by default. */
   stateCodec?: ReturnType<typeof createStateCodec>;
 }
@@ -65,6 +68,7 @@ const CLIENT_LEVELS: Record<Exclude<LogLevel, 'silent'>, 'debug' | 'info' | 'war
 };
 
 const processCodec = createStateCodec();
+const processIdempotency = new IdempotencyKeys();
 
 /** How long a completion may wait for the platform (a catalog read); past it, nothing is suggested. */
 const COMPLETION_READ_MS = 10_000;
@@ -127,6 +131,7 @@ export function createMcpServer(deps: ServerDeps): Server {
       files,
       jobs,
       budget,
+      idempotency: deps.idempotency ?? processIdempotency,
       confirm: extra.confirm ?? (async () => 'unsupported'),
     };
   };
@@ -186,6 +191,7 @@ export function createLocalServer(runtime: Runtime, registry: Registry): Server 
     credentials: runtime.credentials,
     files: runtime.files,
     jobs: runtime.jobs,
+    idempotency: runtime.idempotency,
     trust: 'local',
     tenant: localTenant(runtime),
     version: VERSION,

@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { LoggingMessageNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { secretFingerprint } from '../../src/auth/secret-file.js';
+import { IdempotencyKeys } from '../../src/http/idempotency.js';
 import {
   SANDBOX_PEOPLE as P,
   type Sandbox,
   startSandbox,
   SANDBOX_MANAGEMENT_TOKENS as T,
 } from '../../src/sandbox/index.js';
+import { MemoryStore } from '../../src/store/memory.js';
 import { credentials } from '../helpers/accounts.js';
 import { type Harness, type HarnessOptions, out, startHarness, textOf } from '../helpers/harness.js';
 
@@ -360,5 +362,49 @@ describe('api_keys_write update and revoke', () => {
       h.call('api_keys_write', { operation: 'revoke', id: other, confirm: other }),
     );
     expect(textOf(result)).toMatch(/not_found, HTTP 404/);
+  });
+});
+
+describe('api_keys_write create across replicas', () => {
+  it('replays the create on the replica that gets the retry: one key, whichever replica confirms', async () => {
+    // Two replicas on one shared store; each holds Idempotency-Keys there, not in its own memory.
+    const store = new MemoryStore({ shared: true });
+    const before = demoKeys().length;
+    const first = await withServer(
+      T.all,
+      (h) => h.call('api_keys_write', { operation: 'create', name: 'across' }),
+      {
+        trust: 'remote',
+        idempotency: new IdempotencyKeys(store),
+        // The person agrees, then the connection is lost before the secret is shown: the client
+        // calls again, and its retry reaches the other replica.
+        answerForm: (message) => {
+          if (message.startsWith('Create the API key'))
+            return { action: 'accept', content: { confirm: true } };
+          throw new Error('connection lost');
+        },
+      },
+    );
+    expect(first.isError).toBe(true);
+    expect(demoKeys()).toHaveLength(before + 1);
+
+    let shown: string[] = [];
+    const retried = await withServer(
+      T.all,
+      async (h) => {
+        shown = h.elicited;
+        return h.call('api_keys_write', { operation: 'create', name: 'across' });
+      },
+      {
+        trust: 'remote',
+        idempotency: new IdempotencyKeys(store),
+        answerForm: () => ({ action: 'accept', content: { confirm: true } }),
+      },
+    );
+    expect(retried.isError, textOf(retried)).toBeFalsy();
+    expect(out(retried).data).toMatchObject({ replayed: true });
+    expect(demoKeys()).toHaveLength(before + 1);
+    const secret = demoKeys().find((k) => k.id === out(retried).data.key.id)!.key;
+    expect(shown[1]).toContain(secret);
   });
 });

@@ -23,6 +23,7 @@ import type { Target } from '../../src/context.js';
 import { type Credential, type CredentialProvider, StaticCredentials } from '../../src/credentials.js';
 import { MediaStore } from '../../src/files/media-store.js';
 import { HttpClient } from '../../src/http/client.js';
+import type { IdempotencyKeys } from '../../src/http/idempotency.js';
 import { JobStore } from '../../src/jobs/store.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
@@ -56,6 +57,8 @@ export interface HarnessOptions {
   tenant?: Tenant;
   /** Job records shared with other harnesses (processes on one store). */
   jobs?: JobStore;
+  /** Idempotency-Keys shared with other harnesses (replicas on one store). */
+  idempotency?: IdempotencyKeys;
   /** A media registry shared with another harness (two tenants of one server). */
   media?: MediaStore;
   /** Connection secrets to redact. */
@@ -109,6 +112,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     trust: options.trust ?? 'local',
     tenant: options.tenant ?? 'local',
     jobs: options.jobs ?? new JobStore(),
+    idempotency: options.idempotency,
     secrets: options.secrets,
     target: options.target ?? {
       kind: 'sandbox',
