@@ -238,6 +238,24 @@ describe('api_keys_write create', () => {
   });
 });
 
+/** An api_keys_write call with the management token: its result and what the person was asked. */
+async function writeAsking(args: Record<string, unknown>, options: HarnessOptions) {
+  let elicited: string[] = [];
+  const result = await withServer(
+    T.all,
+    async (h) => {
+      elicited = h.elicited;
+      return h.call('api_keys_write', args);
+    },
+    options,
+  );
+  return { result, elicited };
+}
+
+/** A create over HTTP, where the secret goes to the person through a form. */
+const createOverHttp = (name: string, options: HarnessOptions) =>
+  writeAsking({ operation: 'create', name }, { trust: 'remote', ...options });
+
 describe('api_keys_write create over HTTP', () => {
   it('refuses when the client cannot show the person a form, creating nothing', async () => {
     const before = demoKeys().length;
@@ -255,15 +273,9 @@ describe('api_keys_write create over HTTP', () => {
 
   it('shows the secret to the person through the form only, never in the result', async () => {
     const before = demoKeys().length;
-    let elicited: string[] = [];
-    const result = await withServer(
-      T.all,
-      async (h) => {
-        elicited = h.elicited;
-        return h.call('api_keys_write', { operation: 'create', name: 'remote' });
-      },
-      { trust: 'remote', answerForm: () => ({ action: 'accept', content: { confirm: true } }) },
-    );
+    const { result, elicited } = await createOverHttp('remote', {
+      answerForm: () => ({ action: 'accept', content: { confirm: true } }),
+    });
     expect(demoKeys()).toHaveLength(before + 1);
     const data = out(result).data;
     const secret = demoKeys().find((k) => k.id === data.key.id)!.key;
@@ -311,13 +323,8 @@ describe('api_keys_write update and revoke', () => {
 
   it('revokes a key once the person confirms, showing what will happen', async () => {
     const id = await makeKey('to-revoke');
-    let asked: string[] = [];
-    const result = await withServer(
-      T.all,
-      async (h) => {
-        asked = h.elicited;
-        return h.call('api_keys_write', { operation: 'revoke', id });
-      },
+    const { result, elicited: asked } = await writeAsking(
+      { operation: 'revoke', id },
       { answerForm: () => ({ action: 'accept', content: { confirm: true } }) },
     );
     expect(out(result).data).toEqual({ id, deleted: true });
@@ -370,37 +377,22 @@ describe('api_keys_write create across replicas', () => {
     // Two replicas on one shared store; each holds Idempotency-Keys there, not in its own memory.
     const store = new MemoryStore({ shared: true });
     const before = demoKeys().length;
-    const first = await withServer(
-      T.all,
-      (h) => h.call('api_keys_write', { operation: 'create', name: 'across' }),
-      {
-        trust: 'remote',
-        idempotency: new IdempotencyKeys(store),
-        // The person agrees, then the connection is lost before the secret is shown: the client
-        // calls again, and its retry reaches the other replica.
-        answerForm: (message) => {
-          if (message.startsWith('Create the API key'))
-            return { action: 'accept', content: { confirm: true } };
-          throw new Error('connection lost');
-        },
+    const { result: first } = await createOverHttp('across', {
+      idempotency: new IdempotencyKeys(store),
+      // The person agrees, then the connection is lost before the secret is shown: the client
+      // calls again, and its retry reaches the other replica.
+      answerForm: (message) => {
+        if (message.startsWith('Create the API key')) return { action: 'accept', content: { confirm: true } };
+        throw new Error('connection lost');
       },
-    );
+    });
     expect(first.isError).toBe(true);
     expect(demoKeys()).toHaveLength(before + 1);
 
-    let shown: string[] = [];
-    const retried = await withServer(
-      T.all,
-      async (h) => {
-        shown = h.elicited;
-        return h.call('api_keys_write', { operation: 'create', name: 'across' });
-      },
-      {
-        trust: 'remote',
-        idempotency: new IdempotencyKeys(store),
-        answerForm: () => ({ action: 'accept', content: { confirm: true } }),
-      },
-    );
+    const { result: retried, elicited: shown } = await createOverHttp('across', {
+      idempotency: new IdempotencyKeys(store),
+      answerForm: () => ({ action: 'accept', content: { confirm: true } }),
+    });
     expect(retried.isError, textOf(retried)).toBeFalsy();
     expect(out(retried).data).toMatchObject({ replayed: true });
     expect(demoKeys()).toHaveLength(before + 1);
