@@ -28,6 +28,8 @@ Options:
   --host H                HTTP bind address (default 127.0.0.1)
   --stateless             HTTP without sessions
   --allowed-hosts a,b     extra Host headers to accept behind a proxy
+  --trust-proxy N         proxies in front whose X-Forwarded-For names the client, for the
+                          per-address limits (default 0: ignored; ORBIT_TRUST_PROXY)
   --toolsets a,b|all      toolsets to enable (ORBIT_TOOLSETS)
   --read-only             hide every tool that writes or spends (ORBIT_READ_ONLY)
   --base-url URL          platform base URL (ORBIT_BASE_URL)
@@ -54,6 +56,7 @@ const OPTIONS = {
   host: { type: 'string' },
   stateless: { type: 'boolean' },
   'allowed-hosts': { type: 'string' },
+  'trust-proxy': { type: 'string' },
   toolsets: { type: 'string' },
   'read-only': { type: 'boolean' },
   'base-url': { type: 'string' },
@@ -124,6 +127,7 @@ export async function main(argv: string[]): Promise<number> {
     store: values.store,
     drainMs: values['drain-ms'],
     replicaId: values['replica-id'],
+    trustProxy: values['trust-proxy'],
   };
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -161,6 +165,7 @@ export async function main(argv: string[]): Promise<number> {
       host: values.host ?? '127.0.0.1',
       stateless: values.stateless ?? false,
       allowedHosts: values['allowed-hosts']?.split(',').map((host) => host.trim()),
+      trustProxy: config.trustProxy,
     });
     const shared = runtime.store.shared ? `, shared store, replica ${runtime.replicaId}` : '';
     process.stderr.write(`orbit-mcp listening at ${http.url} (${runtime.target.kind}${shared})\n`);

@@ -122,6 +122,11 @@ export const ConfigSchema = z.object({
     .optional(),
   /** How long a replica's hold on a running call lasts without a heartbeat (it renews every third of it). */
   leaseMs: z.coerce.number().int().min(300).max(300_000).default(15_000),
+  /**
+   * HTTP: how many proxies in front append to X-Forwarded-For, so the client's address is read
+   * from it for the per-address limits. 0 ignores the header, which any client can write.
+   */
+  trustProxy: z.coerce.number().int().min(0).max(10).default(0),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -145,6 +150,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   drainMs: `${ENV_PREFIX}DRAIN_MS`,
   replicaId: `${ENV_PREFIX}REPLICA_ID`,
   leaseMs: `${ENV_PREFIX}LEASE_MS`,
+  trustProxy: `${ENV_PREFIX}TRUST_PROXY`,
 };
 
 export class ConfigError extends Error {

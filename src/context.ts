@@ -7,6 +7,7 @@ import type { SpendBudget } from './budget.js';
 import type { CredentialProvider } from './credentials.js';
 import type { Files } from './files/files.js';
 import type { Api } from './http/client.js';
+import type { IdempotencyKeys } from './http/idempotency.js';
 import type { Jobs } from './jobs/store.js';
 import type { Logger } from './log.js';
 import type { Progress } from './progress.js';
@@ -32,6 +33,8 @@ export interface ToolContext {
   jobs: Jobs;
   /** What paid calls may still spend; a tool with a pre-charge estimate checks it before sending. */
   budget: SpendBudget;
+  /** Idempotency-Keys of creates that may run again (in the store: any replica replays them). */
+  idempotency: IdempotencyKeys;
   /**
    * Asks the person to confirm a destructive action (form elicitation), showing exactly what will
    * happen. `unsupported` when the client cannot ask; the tool then needs its own `confirm` argument.

@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { homedir, hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CredentialStore } from './auth/store.js';
 import { StoredCredentials } from './auth/stored.js';
 import type { Config } from './config.js';
 import type { Target } from './context.js';
 import { type Credential, type CredentialProvider, StaticCredentials } from './credentials.js';
-import type { FilesConfig } from './files/files.js';
+import { type FilesConfig, outputFolder } from './files/files.js';
 import { SharedMedia } from './files/media-shared.js';
 import { MediaStore } from './files/media-store.js';
 import { HttpClient } from './http/client.js';
+import { IdempotencyKeys } from './http/idempotency.js';
 import { JobStore } from './jobs/store.js';
 import { createLogger, registerSecret } from './log.js';
 import { openStore } from './store/open.js';
@@ -29,6 +30,8 @@ export interface Runtime {
   jobs: JobStore;
   /** Where state that outlives a request lives: this process's memory, or Redis shared by replicas. */
   store: Store;
+  /** Idempotency-Keys of creates that may run again, in the store. */
+  idempotency: IdempotencyKeys;
   /** This process's name in logs and call leases. */
   replicaId: string;
   close(): Promise<void>;
@@ -40,6 +43,14 @@ export interface RuntimeOptions {
 }
 
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  // A password in the store URL is a secret like the others.
+  if (config.store) {
+    const password = new URL(config.store).password;
+    if (password) registerSecret(decodeURIComponent(password));
+  }
+  // Before the sandbox starts: a store that cannot be reached must leave nothing holding the process.
+  const store = await openStore(config.store);
+
   let target: Target;
   let stopSandbox: (() => Promise<void>) | undefined;
   const credentials: Credential[] = [];
@@ -75,13 +86,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   if (config.session) credentials.push({ kind: 'session', value: config.session, source: 'env' });
   for (const credential of credentials) registerSecret(credential.value);
 
-  // A password in the store URL is a secret like the others.
-  if (config.store) {
-    const password = new URL(config.store).password;
-    if (password) registerSecret(decodeURIComponent(password));
-  }
-  const store = await openStore(config.store);
-
   // No base URL means no platform, never the sandbox: calls then say how to configure one.
   const baseUrl = target.kind === 'none' ? undefined : target.baseUrl;
   const client = new HttpClient({
@@ -102,19 +106,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           log,
         })
       : undefined;
+  // Desktop assistants start servers in arbitrary folders (often `/`); the home folder is findable.
+  const outputDir = config.outputDir ?? join(homedir(), 'orbit-output');
   return {
     config,
     target,
     client,
     credentials: stored ?? new StaticCredentials(credentials),
     files: {
-      // Desktop assistants start servers in arbitrary folders (often `/`); the home folder is findable.
-      outputDir: config.outputDir ?? join(homedir(), 'orbit-output'),
+      outputDir,
       allowDirs: config.allowDirs,
-      // A remote tenant's forgotten files go from the disk too; a person's own files stay.
+      // A remote tenant's forgotten files (in its own folder) go from the disk too; a person's own
+      // files stay, whatever their tenant.
       media: new MediaStore(
         {},
-        (entry) => entry.tenant !== 'local',
+        (entry) =>
+          dirname(entry.path) === outputFolder({ outputDir }, { trust: 'remote', tenant: entry.tenant }),
         store.shared ? new SharedMedia(store) : undefined,
       ),
     },
@@ -125,6 +132,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       onError: (error) => log.warning(`could not keep a job record: ${error.message}`),
     }),
     store,
+    idempotency: new IdempotencyKeys(store),
     replicaId: config.replicaId ?? `${hostname()}-${process.pid}-${randomBytes(2).toString('hex')}`,
     async close() {
       stored?.close();

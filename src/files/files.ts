@@ -1,5 +1,6 @@
 import { basename, join } from 'node:path';
 import { InputError } from '../errors.js';
+import { type Tenant, tenantNow } from '../tenant.js';
 import { URI_SCHEME } from '../word.js';
 import type { KnownMedia, MediaStore } from './media-store.js';
 import { expandPath, usableRoots } from './roots.js';
@@ -60,8 +61,8 @@ export type RootsSource = () => Promise<string[] | undefined>;
 
 export interface FilesScope {
   trust: Trust;
-  /** `local`, or the fingerprint of the key over HTTP. */
-  tenant: string;
+  /** `local`, or the key's fingerprint (over HTTP, or stdio on a shared store). */
+  tenant: Tenant;
   /** The client's MCP roots; used only for a local client (a remote client's roots name its own machine). */
   clientRoots?: RootsSource;
   warn?: (message: string) => void;
@@ -76,7 +77,10 @@ export const mb = (bytes: number): string => `${Math.round((bytes / 1_048_576) *
 const MEDIA_URI = new RegExp(`^${URI_SCHEME}://media/([a-f0-9]{32})$`);
 
 /** Where a tenant's outputs go: the output folder over stdio, a private sub-folder per key over HTTP. */
-export function outputFolder(config: FilesConfig, scope: Pick<FilesScope, 'trust' | 'tenant'>): string {
+export function outputFolder(
+  config: Pick<FilesConfig, 'outputDir'>,
+  scope: { trust: Trust; tenant: string },
+): string {
   return scope.trust === 'local' ? config.outputDir : join(config.outputDir, 'tenants', scope.tenant);
 }
 
@@ -109,7 +113,7 @@ export function createFiles(config: FilesConfig, scope: FilesScope): Files {
       justSaved.delete(id);
       return recent;
     }
-    const found = await config.media.read(scope.tenant, id);
+    const found = await config.media.read(tenantNow(scope.tenant), id);
     if (found && 'tooLarge' in found) {
       // Written by another replica and too large to share through the store.
       throw new InputError(
@@ -173,9 +177,10 @@ export function createFiles(config: FilesConfig, scope: FilesScope): Files {
     },
     async save(data, options = {}): Promise<SavedFile> {
       const type = mediaTypeOf(data, options.mimeType, options.name);
+      const tenant = tenantNow(scope.tenant);
       const entry = await config.media.write(
-        outputFolder(config, scope),
-        scope.tenant,
+        outputFolder(config, { trust: scope.trust, tenant }),
+        tenant,
         data,
         type,
         options.url,
@@ -187,7 +192,7 @@ export function createFiles(config: FilesConfig, scope: FilesScope): Files {
       }
       return file;
     },
-    list: async (limit) => (await config.media.list(scope.tenant, limit)).map(shown),
+    list: async (limit) => (await config.media.list(tenantNow(scope.tenant), limit)).map(shown),
     open,
   };
 }

@@ -9,7 +9,7 @@ import { readOwnFile } from './safe-read.js';
 export interface MediaEntry {
   /** Random, unguessable: knowing one id tells nothing of another. */
   id: string;
-  /** Who may see it: `local` over stdio, a key fingerprint over HTTP. */
+  /** Who may see it: `local` (a process on its own memory), else a key fingerprint. */
   tenant: string;
   path: string;
   mimeType: string;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MemoryStore } from '../store/memory.js';
 import { type Store, storeKey } from '../store/store.js';
+import { type Tenant, tenantNow } from '../tenant.js';
 
 /**
  * Last known state of every long job started or looked at, for `orbit://jobs/{id}` and for
@@ -99,11 +100,11 @@ export class JobStore {
     return () => this.observers.delete(observer);
   }
 
-  forTenant(tenant: string): Jobs {
+  forTenant(tenant: Tenant): Jobs {
     return {
-      record: (patch) => this.record(tenant, patch),
-      get: (id) => this.get(tenant, id),
-      list: () => this.list(tenant),
+      record: (patch) => this.record(tenantNow(tenant), patch),
+      get: (id) => this.get(tenantNow(tenant), id),
+      list: () => this.list(tenantNow(tenant)),
     };
   }
 

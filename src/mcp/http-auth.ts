@@ -4,6 +4,7 @@ import type { Credential } from '../credentials.js';
 import type { HttpClient } from '../http/client.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/store.js';
+import { clientAddress } from './client-address.js';
 import { json, requestCredential, rpcError } from './http-request.js';
 import { KeyChecker } from './key-check.js';
 import { publicOrigin, wwwAuthenticate } from './resource-metadata.js';
@@ -24,9 +25,16 @@ export class HttpAuth {
     client: HttpClient,
     log: Logger,
     store?: Store,
+    /** Proxies of the operator's own in front (`--trust-proxy`); 0 ignores X-Forwarded-For. */
+    private readonly trustedHops = 0,
   ) {
     // With a shared store, a key one replica checked is known to all, and so is a refused one.
     this.keys = new KeyChecker(client, log, {}, store?.shared ? store : undefined);
+  }
+
+  /** Where the request comes from, for the per-address limits. */
+  address(req: IncomingMessage): string {
+    return clientAddress(req, this.trustedHops);
   }
 
   /** The request's credential, or a 401 pointing to the authorization server. */
@@ -45,7 +53,7 @@ export class HttpAuth {
   /** Asks the platform about a key the first time it is seen; a refused key opens nothing. */
   async vouch(req: IncomingMessage, res: ServerResponse, credential: Credential): Promise<Vouched> {
     if (credential.source === 'sandbox') return { ok: true, credential, checked: true };
-    const verdict = await this.keys.check(credential, req.socket.remoteAddress ?? 'unknown');
+    const verdict = await this.keys.check(credential, this.address(req));
     if (verdict === 'throttled') {
       res.setHeader('retry-after', '60');
       rpcError(res, 429, -32000, 'Too many refused keys from your address; wait a minute.');

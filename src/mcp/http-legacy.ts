@@ -112,7 +112,7 @@ export class LegacySessions {
     body: unknown,
     toolsets: Toolset[] | undefined,
   ) {
-    const address = req.socket.remoteAddress ?? 'unknown';
+    const address = this.auth.address(req);
     const key = fingerprint(credentials[0]!);
     const admission = this.registry.admit(fingerprintAll(credentials), address, checked, key);
     const refusal = admission.ok ? await this.shared?.directory.admit({ key, address, checked }) : admission;

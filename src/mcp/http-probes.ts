@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Runtime } from '../runtime.js';
+import type { Runtime, Target } from '../runtime.js';
 import { VERSION } from '../version.js';
 import type { Drain } from './http-drain.js';
 import { json } from './http-request.js';
@@ -8,19 +8,18 @@ import { isResourceMetadataPath, publicOrigin, resourceMetadata } from './resour
 export interface ProbeDeps {
   runtime: Pick<Runtime, 'target' | 'replicaId' | 'store'>;
   drain: Drain;
-  mcpPath: string;
   /** Live 2025 sessions on this replica. */
   sessions(): number;
 }
 
 /**
- * The endpoint's paths other than MCP itself: `/health` (the process is up), `/ready` (it takes
- * traffic: not draining, and its store answers) and the OAuth protected-resource metadata.
- * Returns false when the path is none of them.
+ * The probes: `/health` (the process is up) and `/ready` (it takes traffic: not draining, and its
+ * store answers). Returns false for any other path. They come before the Host check: orchestrators
+ * probe with the pod's own address as Host, and neither says anything of a tenant.
  */
 export function createProbes(deps: ProbeDeps) {
-  const { runtime, drain, mcpPath } = deps;
-  return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
+  const { runtime, drain } = deps;
+  return async (res: ServerResponse, url: URL): Promise<boolean> => {
     if (url.pathname === '/health') {
       json(res, 200, {
         status: drain.draining ? 'draining' : 'ok',
@@ -42,16 +41,28 @@ export function createProbes(deps: ProbeDeps) {
       });
       return true;
     }
-    if (isResourceMetadataPath(url.pathname, mcpPath)) {
-      const doc = resourceMetadata(publicOrigin(req), mcpPath, runtime.target);
-      if (doc) json(res, 200, doc);
-      else
-        json(res, 404, {
-          error: 'not_found',
-          message: 'No platform is configured, so there is no authorization server.',
-        });
-      return true;
-    }
     return false;
   };
+}
+
+/**
+ * The OAuth protected-resource metadata, or false for another path. Behind the Host check: it
+ * names the origin the Host header gives.
+ */
+export function answerMetadata(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  mcpPath: string,
+  target: Target,
+): boolean {
+  if (!isResourceMetadataPath(url.pathname, mcpPath)) return false;
+  const doc = resourceMetadata(publicOrigin(req), mcpPath, target);
+  if (doc) json(res, 200, doc);
+  else
+    json(res, 404, {
+      error: 'not_found',
+      message: 'No platform is configured, so there is no authorization server.',
+    });
+  return true;
 }

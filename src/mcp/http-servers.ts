@@ -4,7 +4,7 @@ import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
 import type { HttpAuth } from './http-auth.js';
 import type { SpendBudgets } from './http-budgets.js';
-import { fingerprint, RequestCredentials } from './request-credentials.js';
+import { fingerprint, keyTenant, RequestCredentials } from './request-credentials.js';
 import { createMcpServer, type Registry } from './server.js';
 
 export interface RemoteServerDeps {
@@ -40,10 +40,11 @@ export function createRemoteServerFactory(deps: RemoteServerDeps) {
       }),
       files: runtime.files,
       jobs: runtime.jobs,
+      idempotency: runtime.idempotency,
       budget: session ? budgets.forSession(session.id) : budgets.forKey(key),
       trust: 'remote',
       // Files and jobs belong to the key: adding an admin credential does not change whose they are.
-      tenant: key.slice(0, 32),
+      tenant: keyTenant(credentials[0]!),
       secrets: credentials.map((credential) => credential.value),
       version: VERSION,
       toolsets,

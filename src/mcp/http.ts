@@ -24,7 +24,7 @@ import { SessionDirectory } from './http-directory.js';
 import { Drain } from './http-drain.js';
 import { LegacySessions } from './http-legacy.js';
 import { describeBody, type RequestFacts, requestLogger } from './http-log.js';
-import { createProbes } from './http-probes.js';
+import { answerMetadata, createProbes } from './http-probes.js';
 import {
   header,
   hostAllowed,
@@ -52,6 +52,8 @@ export interface HttpOptions {
   path?: string;
   /** Bounds on 2025 sessions (per key, per address, in total) and their idle time. */
   limits?: Partial<SessionLimits>;
+  /** Proxies in front whose X-Forwarded-For is believed (`--trust-proxy`); default 0, none. */
+  trustProxy?: number;
 }
 
 export interface RunningHttp {
@@ -88,7 +90,7 @@ export async function serveHttp(
   const { config, store } = runtime;
   const log = createLogger(config.logLevel);
   const limits = { ...DEFAULT_SESSION_LIMITS, ...options.limits };
-  const auth = new HttpAuth(runtime.target, mcpPath, runtime.client, log, store);
+  const auth = new HttpAuth(runtime.target, mcpPath, runtime.client, log, store, options.trustProxy);
   // Without sessions, what a key may spend is counted per key (and per session in a session).
   const budgets = new SpendBudgets(config.maxSpendUsd, store);
   const drain = new Drain();
@@ -139,7 +141,7 @@ export async function serveHttp(
       : undefined,
   );
   await sessions.start();
-  const probe = createProbes({ runtime, drain, mcpPath, sessions: () => sessions.registry.size });
+  const probe = createProbes({ runtime, drain, sessions: () => sessions.registry.size });
 
   const withCaller = (req: IncomingMessage, caller: Caller) => {
     const authInfo: AuthInfo = {
@@ -186,6 +188,7 @@ export async function serveHttp(
 
   const handle = async (req: IncomingMessage, res: ServerResponse, facts: RequestFacts) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (await probe(res, url)) return;
     if (
       !hostAllowed(req.headers.host, port, options.allowedHosts) ||
       !originAllowed(req.headers.origin, port)
@@ -195,7 +198,7 @@ export async function serveHttp(
         message: 'Host or Origin not allowed (DNS rebinding protection).',
       });
     }
-    if (await probe(req, res, url)) return;
+    if (answerMetadata(req, res, url, mcpPath, runtime.target)) return;
     if (url.pathname !== mcpPath)
       return json(res, 404, { error: 'not_found', message: `MCP endpoint is ${mcpPath}` });
     if (drain.draining) return drain.refuse(res);

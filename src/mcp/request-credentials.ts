@@ -14,6 +14,11 @@ export function fingerprint(credential: Credential): string {
   return createHash('sha256').update(credential.value).digest('hex');
 }
 
+/** Whose files and jobs a key's callers see: every caller and process with the key, on any replica. */
+export function keyTenant(credential: Credential): string {
+  return fingerprint(credential).slice(0, 32);
+}
+
 /** The identity of everything a caller sent (its key and any admin credential): what a session is bound to. */
 export function fingerprintAll(credentials: readonly Credential[]): string {
   const hash = createHash('sha256');

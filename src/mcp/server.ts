@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Server, type ServerContext } from '@modelcontextprotocol/server';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import { SpendBudget } from '../budget.js';
@@ -6,10 +7,12 @@ import type { ToolContext } from '../context.js';
 import type { CredentialProvider } from '../credentials.js';
 import { createFiles, type FilesConfig, type Trust } from '../files/files.js';
 import type { HttpClient } from '../http/client.js';
+import { IdempotencyKeys } from '../http/idempotency.js';
 import type { JobStore } from '../jobs/store.js';
 import { createLogger, type LogLevel } from '../log.js';
 import type { Runtime } from '../runtime.js';
 import { createRedactor } from '../secrets.js';
+import { type Tenant, tenantNow } from '../tenant.js';
 import { VERSION } from '../version.js';
 import type { ToolCatalog } from './catalog.js';
 import { registerCompletions } from './completions.js';
@@ -19,6 +22,7 @@ import type { Target } from './define-tool.js';
 import { createStateCodec } from './input.js';
 import { instructionsFor } from './instructions.js';
 import { PromptOffer, registerPrompts } from './prompt-gets.js';
+import { keyTenant } from './request-credentials.js';
 import { registerResources } from './resource-reads.js';
 import { clientRoots } from './roots.js';
 import { registerToolCalls } from './tool-calls.js';
@@ -46,8 +50,8 @@ export interface ServerDeps extends Registry {
   files: FilesConfig;
   /** `local` over stdio (the person's own machine), `remote` over HTTP (a stranger). */
   trust: Trust;
-  /** Whose files and jobs these are: `local`, or the fingerprint of the caller's key over HTTP. */
-  tenant: string;
+  /** Whose files and jobs these are: `local`, or the fingerprint of the caller's key (see localTenant). */
+  tenant: Tenant;
   /** The process-wide job records; this connection sees its tenant's. */
   jobs: JobStore;
   /** What paid calls may spend; defaults to one budget for this server (a stdio process, an HTTP session). */
@@ -59,6 +63,8 @@ export interface ServerDeps extends Registry {
   /** Toolsets for this connection (HTTP `?toolsets=`); defaults to the configuration's. */
   toolsets?: readonly Toolset[];
   instructions?: string;
+  /** Idempotency-Keys kept across calls (the runtime's, in its store); one per process by default. */
+  idempotency?: IdempotencyKeys;
   /** Signs the state of calls that ask the person something; one per process by default. */
   stateCodec?: ReturnType<typeof createStateCodec>;
 }
@@ -71,6 +77,7 @@ const CLIENT_LEVELS: Record<Exclude<LogLevel, 'silent'>, 'debug' | 'info' | 'war
 };
 
 const processCodec = createStateCodec();
+const processIdempotency = new IdempotencyKeys();
 
 /** How long a completion may wait for the platform (a catalog read); past it, nothing is suggested. */
 const COMPLETION_READ_MS = 10_000;
@@ -134,6 +141,7 @@ export function createMcpServer(deps: ServerDeps): Server {
       files,
       jobs,
       budget,
+      idempotency: deps.idempotency ?? processIdempotency,
       confirm: extra.confirm ?? (async () => 'unsupported'),
     };
   };
@@ -176,7 +184,7 @@ export function createMcpServer(deps: ServerDeps): Server {
         signal: AbortSignal.timeout(COMPLETION_READ_MS),
         log: stderrLog,
       }),
-      tenant: deps.tenant,
+      tenant: tenantNow(deps.tenant),
       arguments: filled,
     }),
     log: stderrLog,
@@ -193,9 +201,25 @@ export function createLocalServer(runtime: Runtime, registry: Registry): Server 
     credentials: runtime.credentials,
     files: runtime.files,
     jobs: runtime.jobs,
+    idempotency: runtime.idempotency,
     trust: 'local',
-    tenant: 'local',
+    tenant: localTenant(runtime),
     version: VERSION,
     target: runtime.target,
   });
+}
+
+/**
+ * Whose jobs and media a person's own process keeps. On its own memory: `local`. On a store other
+ * people's processes share: its key's, as over HTTP, so a person's processes share their jobs and
+ * nobody else's; read at each use, since signing in or out changes the key. Without a key, this
+ * process's alone.
+ */
+export function localTenant(runtime: Pick<Runtime, 'store' | 'credentials'>): Tenant {
+  if (!runtime.store.shared) return 'local';
+  const alone = `process-${randomBytes(16).toString('hex')}`;
+  return () => {
+    const key = runtime.credentials.get('api_key');
+    return key ? keyTenant(key) : alone;
+  };
 }

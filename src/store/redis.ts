@@ -94,10 +94,20 @@ export class RedisStore implements Store {
       retryStrategy: (times) => Math.min(times * 200, 2_000),
     });
     for (const [name, script] of Object.entries(SCRIPTS)) redis.defineCommand(name, script);
-    // Errors surface on the commands that fail; the client's own event would only repeat them.
-    redis.on('error', () => {});
-    await redis.connect();
-    await redis.ping();
+    // Errors surface on the commands that fail; the client's own event would only repeat them,
+    // except at the start, where it says why (refused, unknown host) and the command does not.
+    let cause: Error | undefined;
+    redis.on('error', (error: Error) => {
+      cause = error;
+    });
+    try {
+      await redis.connect();
+      await redis.ping();
+    } catch (error) {
+      // Else it goes on reconnecting and holds the process open after the start has failed.
+      redis.disconnect();
+      throw cause ?? error;
+    }
     return new RedisStore(redis as Scripted);
   }
 

@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { LoggingMessageNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { secretFingerprint } from '../../src/auth/secret-file.js';
+import { IdempotencyKeys } from '../../src/http/idempotency.js';
 import {
   SANDBOX_PEOPLE as P,
   type Sandbox,
   startSandbox,
   SANDBOX_MANAGEMENT_TOKENS as T,
 } from '../../src/sandbox/index.js';
+import { MemoryStore } from '../../src/store/memory.js';
 import { credentials } from '../helpers/accounts.js';
 import { type Harness, type HarnessOptions, out, startHarness, textOf } from '../helpers/harness.js';
 
@@ -236,6 +238,24 @@ describe('api_keys_write create', () => {
   });
 });
 
+/** An api_keys_write call with the management token: its result and what the person was asked. */
+async function writeAsking(args: Record<string, unknown>, options: HarnessOptions) {
+  let elicited: string[] = [];
+  const result = await withServer(
+    T.all,
+    async (h) => {
+      elicited = h.elicited;
+      return h.call('api_keys_write', args);
+    },
+    options,
+  );
+  return { result, elicited };
+}
+
+/** A create over HTTP, where the secret goes to the person through a form. */
+const createOverHttp = (name: string, options: HarnessOptions) =>
+  writeAsking({ operation: 'create', name }, { trust: 'remote', ...options });
+
 describe('api_keys_write create over HTTP', () => {
   it('refuses when the client cannot show the person a form, creating nothing', async () => {
     const before = demoKeys().length;
@@ -253,15 +273,9 @@ describe('api_keys_write create over HTTP', () => {
 
   it('shows the secret to the person through the form only, never in the result', async () => {
     const before = demoKeys().length;
-    let elicited: string[] = [];
-    const result = await withServer(
-      T.all,
-      async (h) => {
-        elicited = h.elicited;
-        return h.call('api_keys_write', { operation: 'create', name: 'remote' });
-      },
-      { trust: 'remote', answerForm: () => ({ action: 'accept', content: { confirm: true } }) },
-    );
+    const { result, elicited } = await createOverHttp('remote', {
+      answerForm: () => ({ action: 'accept', content: { confirm: true } }),
+    });
     expect(demoKeys()).toHaveLength(before + 1);
     const data = out(result).data;
     const secret = demoKeys().find((k) => k.id === data.key.id)!.key;
@@ -321,13 +335,8 @@ describe('api_keys_write update and revoke', () => {
 
   it('revokes a key once the person confirms, showing what will happen', async () => {
     const id = await makeKey('to-revoke');
-    let asked: string[] = [];
-    const result = await withServer(
-      T.all,
-      async (h) => {
-        asked = h.elicited;
-        return h.call('api_keys_write', { operation: 'revoke', id });
-      },
+    const { result, elicited: asked } = await writeAsking(
+      { operation: 'revoke', id },
       { answerForm: () => ({ action: 'accept', content: { confirm: true } }) },
     );
     expect(out(result).data).toEqual({ id, deleted: true });
@@ -372,5 +381,34 @@ describe('api_keys_write update and revoke', () => {
       h.call('api_keys_write', { operation: 'revoke', id: other, confirm: other }),
     );
     expect(textOf(result)).toMatch(/not_found, HTTP 404/);
+  });
+});
+
+describe('api_keys_write create across replicas', () => {
+  it('replays the create on the replica that gets the retry: one key, whichever replica confirms', async () => {
+    // Two replicas on one shared store; each holds Idempotency-Keys there, not in its own memory.
+    const store = new MemoryStore({ shared: true });
+    const before = demoKeys().length;
+    const { result: first } = await createOverHttp('across', {
+      idempotency: new IdempotencyKeys(store),
+      // The person agrees, then the connection is lost before the secret is shown: the client
+      // calls again, and its retry reaches the other replica.
+      answerForm: (message) => {
+        if (message.startsWith('Create the API key')) return { action: 'accept', content: { confirm: true } };
+        throw new Error('connection lost');
+      },
+    });
+    expect(first.isError).toBe(true);
+    expect(demoKeys()).toHaveLength(before + 1);
+
+    const { result: retried, elicited: shown } = await createOverHttp('across', {
+      idempotency: new IdempotencyKeys(store),
+      answerForm: () => ({ action: 'accept', content: { confirm: true } }),
+    });
+    expect(retried.isError, textOf(retried)).toBeFalsy();
+    expect(out(retried).data).toMatchObject({ replayed: true });
+    expect(demoKeys()).toHaveLength(before + 1);
+    const secret = demoKeys().find((k) => k.id === out(retried).data.key.id)!.key;
+    expect(shown[1]).toContain(secret);
   });
 });

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer } from '../../scripts/lib/http-server.js';
+import { freePort } from '../scale/lib/redis.js';
 
 const BIN = 'dist/orbit-mcp.js';
 
@@ -170,6 +171,27 @@ describe('the built binary over Streamable HTTP', () => {
       await client.close();
     }
   });
+});
+
+describe('the built binary with a store it cannot reach', () => {
+  for (const extra of [[], ['--sandbox']]) {
+    it(`exits non-zero at start-up with a message naming the store${extra.length ? ' (sandbox)' : ''}`, async () => {
+      const url = `redis://127.0.0.1:${await freePort()}`;
+      const child = spawn(process.execPath, [BIN, '--http', '--port', '0', ...extra], {
+        env: { ...process.env, ORBIT_STORE_URL: url },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      // Without the fix ioredis reconnects for ever and the process never exits.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      clearTimeout(timer);
+      expect(stderr).toContain(`Cannot reach the store at ${url}`);
+      expect(code).toBe(1);
+    });
+  }
 });
 
 describe('the HTTP endpoint against a platform other than the in-process sandbox', () => {

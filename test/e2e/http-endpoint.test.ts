@@ -3,6 +3,7 @@
  * is lost, a session its client abandoned is closed after its idle time, a key the platform refused
  * is answered with HTTP 401 so the client can sign in again, and oversized bodies are refused.
  */
+import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
@@ -85,6 +86,33 @@ function getStream(url: string, sessionId: string, lastEventId?: string) {
     },
   });
 }
+
+/** A request with the Host header given (fetch does not let a caller set it). */
+function withHost(url: string, host: string, method = 'GET', body?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: { host, ...(body ? POST_HEADERS : {}) } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+describe('the Host check (DNS rebinding)', () => {
+  // What a Kubernetes or load-balancer probe sends: the pod's own address.
+  const POD = '10.1.2.3:8787';
+
+  it('answers /health and /ready whatever the Host', async () => {
+    const origin = new URL(http.url).origin;
+    expect(await withHost(`${origin}/health`, POD)).toBe(200);
+    expect(await withHost(`${origin}/ready`, POD)).toBe(200);
+  });
+
+  it('still refuses the MCP endpoint with that Host', async () => {
+    expect(await withHost(http.url, POD, 'POST', JSON.stringify(INITIALIZE))).toBe(403);
+  });
+});
 
 describe('resuming a dropped stream', () => {
   it('delivers the rest of the progress and the result to a client that reconnects with Last-Event-ID', async () => {

@@ -23,11 +23,13 @@ import type { Target } from '../../src/context.js';
 import { type Credential, type CredentialProvider, StaticCredentials } from '../../src/credentials.js';
 import { MediaStore } from '../../src/files/media-store.js';
 import { HttpClient } from '../../src/http/client.js';
+import type { IdempotencyKeys } from '../../src/http/idempotency.js';
 import { JobStore } from '../../src/jobs/store.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxOptions } from '../../src/sandbox/types.js';
+import type { Tenant } from '../../src/tenant.js';
 import { toolCatalog } from '../../tools/index.js';
 
 export interface HarnessOptions {
@@ -52,7 +54,11 @@ export interface HarnessOptions {
   allowDirs?: string[];
   /** `remote` serves the client as a stranger over HTTP would be served. */
   trust?: 'local' | 'remote';
-  tenant?: string;
+  tenant?: Tenant;
+  /** Job records shared with other harnesses (processes on one store). */
+  jobs?: JobStore;
+  /** Idempotency-Keys shared with other harnesses (replicas on one store). */
+  idempotency?: IdempotencyKeys;
   /** A media registry shared with another harness (two tenants of one server). */
   media?: MediaStore;
   /** Connection secrets to redact. */
@@ -105,7 +111,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     files: { outputDir, allowDirs: options.allowDirs, media: options.media ?? new MediaStore() },
     trust: options.trust ?? 'local',
     tenant: options.tenant ?? 'local',
-    jobs: new JobStore(),
+    jobs: options.jobs ?? new JobStore(),
+    idempotency: options.idempotency,
     secrets: options.secrets,
     target: options.target ?? {
       kind: 'sandbox',

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       drainMs: 25_000,
       leaseMs: 15_000,
+      trustProxy: 0,
     });
   });
 
@@ -52,6 +53,7 @@ describe('loadConfig', () => {
         ORBIT_DRAIN_MS: '1000',
         ORBIT_REPLICA_ID: 'replica-1',
         ORBIT_LEASE_MS: '3000',
+        ORBIT_TRUST_PROXY: '2',
       },
     );
     expect(config).toEqual({
@@ -71,6 +73,7 @@ describe('loadConfig', () => {
       drainMs: 1000,
       replicaId: 'replica-1',
       leaseMs: 3000,
+      trustProxy: 2,
     });
   });
 

@@ -3,7 +3,6 @@ import { platformSecretsDir, secretFingerprint, writeSecretFile } from '../../sr
 import type { ToolContext } from '../../src/context.js';
 import { HOW_TO_GET } from '../../src/credentials.js';
 import { AbortedError, InputError, InternalError, MissingCredentialError } from '../../src/errors.js';
-import { IdempotencyKeys } from '../../src/http/idempotency.js';
 import { validateReply } from '../../src/http/validate.js';
 import { registerSecret } from '../../src/log.js';
 import { KeyRecord, keysPath, managementCall } from './shared.js';
@@ -14,9 +13,6 @@ import { KeyRecord, keysPath, managementCall } from './shared.js';
  * 0600 file on this machine, or over HTTP, where the caller cannot read the server's files, to the
  * person through a form the client shows them. The result says where, with a short fingerprint.
  */
-
-/** Creates whose outcome is unknown keep their key here, so asking again replays instead of making another. */
-const pending = new IdempotencyKeys();
 
 const Created = z.looseObject({ key: z.string().min(1) });
 
@@ -36,7 +32,7 @@ export interface Delivery {
   note?: string;
 }
 
-type Ctx = Pick<ToolContext, 'api' | 'confirm' | 'credentials' | 'files' | 'log'>;
+type Ctx = Pick<ToolContext, 'api' | 'confirm' | 'credentials' | 'files' | 'idempotency' | 'log'>;
 
 export async function createKey(ctx: Ctx, body: CreateBody): Promise<Delivery> {
   const token = ctx.credentials.get('management_token');
@@ -50,7 +46,8 @@ export async function createKey(ctx: Ctx, body: CreateBody): Promise<Delivery> {
   if (remote) await askFirst(ctx, body.name);
   // Over HTTP the secret still has to reach the person after the create, and a call that asks
   // the person may run again from its start: the key is held until the secret was shown.
-  const reply = await pending.run(
+  // Creates whose outcome is unknown (or held) keep their key, so asking again replays instead of making another.
+  const reply = await ctx.idempotency.run(
     token.value,
     body,
     (idempotencyKey) =>
@@ -75,7 +72,7 @@ export async function createKey(ctx: Ctx, body: CreateBody): Promise<Delivery> {
   ctx.log.info(`Created API key ${key.id} (${base.fingerprint})${base.replayed ? ', replayed' : ''}.`);
   if (remote) {
     const shown = await showOnce(ctx, key, secret);
-    pending.release(token.value, body);
+    await ctx.idempotency.release(token.value, body);
     return { ...base, ...shown };
   }
   return { ...base, secret_file: saveSecret(platformSecretsDir(ctx.api.baseUrl), key.id, secret) };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, ConnectionError, ServerError } from '../../../src/errors.js';
 import { canonicalJson, IdempotencyKeys } from '../../../src/http/idempotency.js';
+import { MemoryStore } from '../../../src/store/memory.js';
 
 const lost = () => new ConnectionError('reply lost');
 
@@ -17,7 +18,7 @@ describe('IdempotencyKeys', () => {
     // Same body in another key order: the same create.
     await keys.run('owner', { limit: 5, name: 'ci' }, async (key) => seen.push(key));
     expect(seen[0]).toBe(seen[1]);
-    expect(keys.size).toBe(0);
+    expect(await keys.held('owner')).toBe(0);
   });
 
   it('makes a new key once a create got an answer, success or a clear refusal', async () => {
@@ -45,12 +46,12 @@ describe('IdempotencyKeys', () => {
     await keys.run('b', { name: 'ci' }, fail).catch(() => {});
     await keys.run('a', { name: 'other' }, fail).catch(() => {});
     expect(new Set(seen).size).toBe(3);
-    expect(keys.size).toBe(3);
+    expect([await keys.held('a'), await keys.held('b')]).toEqual([2, 1]);
   });
 
   it('forgets a kept key after its time, and never keeps more than its bound', async () => {
     let now = 0;
-    const keys = new IdempotencyKeys(1_000, 2, () => now);
+    const keys = new IdempotencyKeys(new MemoryStore({ now: () => now }), { ttlMs: 1_000, maxPerOwner: 2 });
     const seen: string[] = [];
     const fail = (key: string) => {
       seen.push(key);
@@ -62,7 +63,7 @@ describe('IdempotencyKeys', () => {
     expect(seen[0]).not.toBe(seen[1]);
     await keys.run('a', 2, fail).catch(() => {});
     await keys.run('a', 3, fail).catch(() => {});
-    expect(keys.size).toBe(2);
+    expect(await keys.held('a')).toBe(2);
   });
 
   it('holds the key of a success until released, so a call that runs again replays it', async () => {
@@ -71,10 +72,21 @@ describe('IdempotencyKeys', () => {
     await keys.run('owner', { name: 'ci' }, async (key) => seen.push(key), { hold: true });
     await keys.run('owner', { name: 'ci' }, async (key) => seen.push(key), { hold: true });
     expect(seen[1]).toBe(seen[0]);
-    keys.release('owner', { name: 'ci' });
+    await keys.release('owner', { name: 'ci' });
     await keys.run('owner', { name: 'ci' }, async (key) => seen.push(key));
     expect(seen[2]).not.toBe(seen[0]);
-    expect(keys.size).toBe(0);
+    expect(await keys.held('owner')).toBe(0);
+  });
+
+  it('shares kept keys through a shared store, per owner', async () => {
+    const store = new MemoryStore({ shared: true });
+    const [here, there] = [new IdempotencyKeys(store), new IdempotencyKeys(store)];
+    const seen: string[] = [];
+    await here.run('secret-token', { name: 'ci' }, async (key) => seen.push(key), { hold: true });
+    await there.run('secret-token', { name: 'ci' }, async (key) => seen.push(key), { hold: true });
+    await there.run('other-token', { name: 'ci' }, async (key) => seen.push(key), { hold: true });
+    expect(seen[1]).toBe(seen[0]);
+    expect(seen[2]).not.toBe(seen[0]);
   });
 
   it('writes JSON with sorted keys at every depth', () => {
