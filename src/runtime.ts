@@ -14,6 +14,7 @@ import { IdempotencyKeys } from './http/idempotency.js';
 import { JobStore } from './jobs/store.js';
 import { createLogger, registerSecret } from './log.js';
 import { openStore } from './store/open.js';
+import { sharedSecret } from './store/shared-secret.js';
 import type { Store } from './store/store.js';
 import { USER_AGENT } from './version.js';
 
@@ -32,6 +33,8 @@ export interface Runtime {
   store: Store;
   /** Idempotency-Keys of creates that may run again, in the store. */
   idempotency: IdempotencyKeys;
+  /** Signs what a 2026-07-28 call that asks the person hands the client; shared by replicas on a store. */
+  stateKey: Uint8Array;
   /** This process's name in logs and call leases. */
   replicaId: string;
   close(): Promise<void>;
@@ -133,6 +136,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     }),
     store,
     idempotency: new IdempotencyKeys(store),
+    stateKey: await sharedSecret(store, 'request-state'),
     replicaId: config.replicaId ?? `${hostname()}-${process.pid}-${randomBytes(2).toString('hex')}`,
     async close() {
       stored?.close();

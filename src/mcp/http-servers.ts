@@ -4,6 +4,7 @@ import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
 import type { HttpAuth } from './http-auth.js';
 import type { SpendBudgets } from './http-budgets.js';
+import { stateCodecFor } from './input.js';
 import { fingerprint, keyTenant, RequestCredentials } from './request-credentials.js';
 import { createMcpServer, type Registry } from './server.js';
 
@@ -28,6 +29,7 @@ export interface RemoteServerScope {
  */
 export function createRemoteServerFactory(deps: RemoteServerDeps) {
   const { runtime, registry, auth, budgets } = deps;
+  const stateCodec = stateCodecFor(runtime.stateKey);
   return ({ credentials, toolsets, session }: RemoteServerScope) => {
     const key = fingerprint(credentials[0]!);
     return createMcpServer({
@@ -41,6 +43,7 @@ export function createRemoteServerFactory(deps: RemoteServerDeps) {
       files: runtime.files,
       jobs: runtime.jobs,
       idempotency: runtime.idempotency,
+      stateCodec,
       budget: session ? budgets.forSession(session.id) : budgets.forKey(key),
       trust: 'remote',
       // Files and jobs belong to the key: adding an admin credential does not change whose they are.

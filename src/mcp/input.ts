@@ -36,11 +36,24 @@ interface CallState {
 }
 
 /**
- * The state codec: HMAC-signed, short-lived. Its key is made at start-up, so a round started on
- * one process is refused by another (the retry then asks again).
+ * The state codec: HMAC-signed, short-lived. Its key is the runtime's (shared by the replicas on
+ * one store, so a retry may land on any of them), or made here for a server built alone; a round
+ * started under another key is refused (the retry then asks again).
  */
 export function createStateCodec(key: Uint8Array = randomBytes(32)): RequestStateCodec<CallState> {
   return createRequestStateCodec<CallState>({ key, ttlSeconds: 900 });
+}
+
+const codecs = new WeakMap<Uint8Array, RequestStateCodec<CallState>>();
+
+/** One codec per key, not per server: a 2026 request builds a server each time. */
+export function stateCodecFor(key: Uint8Array): RequestStateCodec<CallState> {
+  let codec = codecs.get(key);
+  if (!codec) {
+    codec = createStateCodec(key);
+    codecs.set(key, codec);
+  }
+  return codec;
 }
 
 /** The answers of this call: those carried in verified state for this very call, plus this round's. */

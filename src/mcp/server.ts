@@ -19,7 +19,7 @@ import { registerCompletions } from './completions.js';
 import type { AnyPrompt } from './define-prompt.js';
 import type { ResourceDefinition } from './define-resource.js';
 import type { Target } from './define-tool.js';
-import { createStateCodec } from './input.js';
+import { createStateCodec, stateCodecFor } from './input.js';
 import { instructionsFor } from './instructions.js';
 import { PromptOffer, registerPrompts } from './prompt-gets.js';
 import { keyTenant } from './request-credentials.js';
@@ -202,6 +202,7 @@ export function createLocalServer(runtime: Runtime, registry: Registry): Server 
     files: runtime.files,
     jobs: runtime.jobs,
     idempotency: runtime.idempotency,
+    stateCodec: stateCodecFor(runtime.stateKey),
     trust: 'local',
     tenant: localTenant(runtime),
     version: VERSION,

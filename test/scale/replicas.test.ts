@@ -199,6 +199,37 @@ describe('three replicas behind a round-robin proxy, sharing one Redis', () => {
     expect(answeredOn.some((f) => f.replica !== caller)).toBe(true);
   }, 60_000);
 
+  it('takes a 2026-07-28 client’s answer to a confirmation on whichever replica its retry reaches', async () => {
+    // The state the asking replica signs must verify on the others, or the person is asked again.
+    const client = new ModernClient(
+      { name: 'scale-confirm-2026', version: '1' },
+      { ...MODERN, capabilities: { elicitation: { form: {} } } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { confirm: true } };
+    });
+    await client.connect(
+      new ModernTransport(new URL(`${proxy.url}?toolsets=keys`), {
+        requestInit: {
+          headers: { authorization: `Bearer ${PEOPLE.demo.apiKey}`, 'x-orbit-management-token': TOKENS.all },
+        },
+      }),
+    );
+    clients.push(client);
+    const calls = proxy.log.length;
+    const result = await client.callTool({
+      name: 'api_keys_write',
+      arguments: { operation: 'create', name: 'made across replicas (2026)' },
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toMatch(/Create the API key/);
+    const rounds = proxy.log.slice(calls).filter((f) => f.rpc === 'tools/call');
+    expect(new Set(rounds.map((f) => f.replica)).size).toBeGreaterThan(1);
+  }, 60_000);
+
   it('keeps 32 concurrent tenants apart: each reads its own media and jobs on every replica, never another’s', async () => {
     const tenants = await Promise.all(
       Array.from({ length: 32 }, async (_, i) => {
