@@ -57,9 +57,9 @@ export function stateCodecFor(key: Uint8Array): RequestStateCodec<CallState> {
 }
 
 /** The answers of this call: those carried in verified state for this very call, plus this round's. */
-export function answersFor(ctx: ServerContext, call: string): Record<string, unknown> {
+export function answersFor(ctx: ServerContext, call: () => string): Record<string, unknown> {
   const state = ctx.mcpReq.requestState<CallState>();
-  if (!state || typeof state !== 'object' || state.call !== call) return {};
+  if (!state || typeof state !== 'object' || state.call !== call()) return {};
   return { ...state.answers, ...ctx.mcpReq.inputResponses };
 }
 

@@ -60,12 +60,15 @@ export function registerToolCalls(deps: CallDeps): void {
       );
     }
     const tool = await deps.tools.load(name);
-    const call = callIdentity(name, request.params.arguments);
-    const answers = answersFor(ctx, call);
+    const args = request.params.arguments;
+    // A hash of the arguments, needed only when a question was or is to be asked: most calls never pay it.
+    let call: string | undefined;
+    const identity = () => (call ??= callIdentity(name, args));
+    const answers = answersFor(ctx, identity);
     try {
-      return await execute(deps, tool, request.params.arguments, ctx, asker(answers));
+      return await execute(deps, tool, args, ctx, asker(answers));
     } catch (error) {
-      if (error instanceof NeedsInput) return askFor(deps.stateCodec, call, answers, error);
+      if (error instanceof NeedsInput) return askFor(deps.stateCodec, identity(), answers, error);
       throw error;
     }
   });

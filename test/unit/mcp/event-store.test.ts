@@ -38,6 +38,20 @@ describe('SessionEventStore', () => {
     ]);
   });
 
+  it('replays an event stored while the replay is under way', async () => {
+    const store = new SessionEventStore();
+    const first = await store.storeEvent('a', note(1));
+    await store.storeEvent('a', note(2));
+    const sent: JSONRPCMessage[] = [];
+    await store.replayEventsAfter(first, {
+      send: async (_id, message) => {
+        sent.push(message);
+        if (sent.length === 1) await store.storeEvent('a', note(3));
+      },
+    });
+    expect(sent).toEqual([note(2), note(3)]);
+  });
+
   it('forgets the oldest events beyond its bound, and refuses to replay from a forgotten one', async () => {
     const store = new SessionEventStore(3);
     const ids = [];
