@@ -30,7 +30,7 @@ function forms(value: string | undefined): string[] {
 
 export interface Redactor {
   text(text: string): string;
-  /** A copy of a JSON-like value with every string redacted (the value itself is untouched). */
+  /** The value with every string redacted: a copy where anything changed, never the input modified. */
   value<T>(value: T): T;
 }
 
@@ -53,13 +53,33 @@ export function createRedactor(connectionSecrets: readonly (string | undefined)[
   return { text, value };
 }
 
+/**
+ * Copies only what changes: nearly every result holds no secret, and copying each object of it
+ * on every call was about 1% of a call's CPU. The input itself is never modified.
+ */
 function walk(input: unknown, text: (s: string) => string): unknown {
   if (typeof input === 'string') return text(input);
-  if (Array.isArray(input)) return input.map((item) => walk(item, text));
+  if (Array.isArray(input)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < input.length; i++) {
+      const item = walk(input[i], text);
+      if (item === input[i]) continue;
+      out ??= input.slice();
+      out[i] = item;
+    }
+    return out ?? input;
+  }
   if (input && typeof input === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(input)) out[key] = walk(item, text);
-    return out;
+    let out: Record<string, unknown> | undefined;
+    const record = input as Record<string, unknown>;
+    for (const key in record) {
+      if (!Object.hasOwn(record, key)) continue;
+      const item = walk(record[key], text);
+      if (item === record[key]) continue;
+      out ??= { ...record };
+      out[key] = item;
+    }
+    return out ?? input;
   }
   return input;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger, type LogLevel, type LogSink, redact, registerSecret } from '../../src/log.js';
+import { createRedactor } from '../../src/secrets.js';
 
 function capture(level: LogLevel) {
   const lines: { level: string; line: string }[] = [];
@@ -88,5 +89,22 @@ describe('createLogger', () => {
     log.info('hello');
     expect(a).toEqual(['hello']);
     expect(b).toEqual(['hello']);
+  });
+});
+
+describe('createRedactor().value', () => {
+  const redactor = createRedactor(['sk-orbit-connection-secret-1234']);
+
+  it('gives back a value that holds no secret as it is, without copying it', () => {
+    const value = { a: [{ b: 'plain' }, 2], c: { d: null } };
+    expect(redactor.value(value)).toBe(value);
+  });
+
+  it('copies only the path to a redacted string and leaves the input as it was', () => {
+    const value = { kept: { x: 1 }, list: ['ok', { key: 'sk-orbit-connection-secret-1234' }] };
+    const out = redactor.value(value);
+    expect(out).toEqual({ kept: { x: 1 }, list: ['ok', { key: '[redacted]' }] });
+    expect(out.kept).toBe(value.kept);
+    expect(value.list[1]).toEqual({ key: 'sk-orbit-connection-secret-1234' });
   });
 });
