@@ -108,8 +108,9 @@ export const sleepUntil = (at: number) =>
 
 /**
  * Calls per second and the server's CPU per call, orbit-mcp against the bare SDK server under the
- * same load from several client processes, in one protocol era. Two rounds each, alternating, so a
- * slow moment of the machine does not land on one side only; the best round of each is reported.
+ * same load from several client processes, in one protocol era. `rounds` rounds each, in ABBA
+ * order, so a slow moment of the machine does not land on one side only; the best round of each is
+ * reported (on a shared 2-cpu machine two rounds each moved the ratio by ±0.05 between runs).
  */
 export async function measureThroughput(
   orbit: HttpContender,
@@ -117,12 +118,16 @@ export async function measureThroughput(
   worker: string,
   era: 'legacy' | 'modern',
   shape: LoadShape,
+  rounds = 4,
 ): Promise<Figure[]> {
   const seen: Record<'orbit' | 'baseline', { rps: number; cpuPerCallMs: number }[]> = {
     orbit: [],
     baseline: [],
   };
-  for (const name of ['orbit', 'baseline', 'baseline', 'orbit'] as const) {
+  const order = Array.from({ length: rounds }, (_, i) =>
+    i % 2 === 0 ? (['orbit', 'baseline'] as const) : (['baseline', 'orbit'] as const),
+  ).flat();
+  for (const name of order) {
     seen[name].push(await round_(name === 'orbit' ? orbit : baseline, worker, era, shape));
   }
   const best = (name: 'orbit' | 'baseline') => seen[name].reduce((a, b) => (b.rps > a.rps ? b : a));
