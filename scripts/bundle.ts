@@ -11,14 +11,14 @@ export interface Bundled {
 }
 
 /**
- * Bundles each entry the way dist/orbit-mcp.js ships (the start-up benchmark packages its baseline
+ * Bundles one entry the way dist/orbit-mcp.js ships (the start-up benchmark packages its baseline
  * with this same function, so the ratio compares code, not packaging).
  *
  * esbuild compiles and splits: code behind dynamic imports (each tool, the sandbox, the HTTP
  * transport) stays out of start-up. But it makes one chunk per distinct set of importers, and the
  * stdio start path came out as 20 small files; on Node 20 each costs the ESM loader a resolve,
  * read, compile and link (about 13 ms in all, measured against a 3-file start). Rolldown then
- * re-chunks esbuild's output with two groups per entry: what the entry imports statically, and
+ * re-chunks esbuild's output into two start-up groups: what the entry imports statically, and
  * what its first dynamic import (the CLI, imported after Node's compile cache is switched on)
  * imports statically. Everything else keeps esbuild's lazy chunks.
  */

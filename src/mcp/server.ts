@@ -76,8 +76,13 @@ const CLIENT_LEVELS: Record<Exclude<LogLevel, 'silent'>, 'debug' | 'info' | 'war
   error: 'error',
 };
 
-const processCodec = createStateCodec();
-const processIdempotency = new IdempotencyKeys();
+// For servers built without a runtime (tests, benches): made on first use, since every runtime
+// passes its own and these would only sit on the start-up path.
+let processDefaults: { codec: ReturnType<typeof createStateCodec>; idempotency: IdempotencyKeys } | undefined;
+const processDefault = () => {
+  processDefaults ??= { codec: createStateCodec(), idempotency: new IdempotencyKeys() };
+  return processDefaults;
+};
 
 /** How long a completion may wait for the platform (a catalog read); past it, nothing is suggested. */
 const COMPLETION_READ_MS = 10_000;
@@ -88,7 +93,8 @@ const COMPLETION_READ_MS = 10_000;
  * same instance shape serves both protocol eras; the serving entries pick the era.
  */
 export function createMcpServer(deps: ServerDeps): Server {
-  const stateCodec = deps.stateCodec ?? processCodec;
+  const stateCodec = deps.stateCodec ?? processDefault().codec;
+  const idempotency = deps.idempotency ?? processDefault().idempotency;
   const server = new Server(
     { name: 'orbit-mcp', title: 'Orbit', version: deps.version },
     {
@@ -141,7 +147,7 @@ export function createMcpServer(deps: ServerDeps): Server {
       files,
       jobs,
       budget,
-      idempotency: deps.idempotency ?? processIdempotency,
+      idempotency,
       confirm: extra.confirm ?? (async () => 'unsupported'),
     };
   };

@@ -13,8 +13,8 @@ export async function sharedSecret(store: Store, name: string): Promise<Uint8Arr
   const own = randomBytes(32);
   if (!store.shared) return own;
   const key = storeKey('secret', name);
+  const mine = own.toString('base64');
   for (let attempt = 0; attempt < 2; attempt++) {
-    const mine = own.toString('base64');
     const agreed = (await store.claim(key, mine, SECRET_TTL_MS)) ? mine : await store.get(key);
     if (agreed) {
       await store.touch(key, SECRET_TTL_MS);
