@@ -1,4 +1,5 @@
 import { InputError } from '../src/errors.js';
+import { notePayload } from '../src/heap.js';
 import { defineResource } from '../src/mcp/define-resource.js';
 import { URI_SCHEME } from '../src/word.js';
 
@@ -21,6 +22,7 @@ export default defineResource({
       });
     }
     const { file, data } = found;
+    notePayload(data.length);
     return file.mimeType === 'application/json' || file.mimeType.startsWith('text/')
       ? { text: data.toString('utf8'), mimeType: file.mimeType }
       : { blob: data.toString('base64'), mimeType: file.mimeType };

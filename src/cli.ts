@@ -4,7 +4,7 @@ import { prompts } from '../prompts/index.js';
 import { resources } from '../resources/index.js';
 import { toolCatalog } from '../tools/index.js';
 import { ConfigError, type ConfigInput, emptyToolsetsWarning, loadConfig } from './config.js';
-import { boundHeapGrowth } from './heap.js';
+import { manageHeapGrowth } from './heap.js';
 import { serveStdio } from './mcp/stdio.js';
 import { createRuntime } from './runtime.js';
 import { VERSION } from './version.js';
@@ -158,7 +158,7 @@ export async function main(argv: string[]): Promise<number> {
   if (emptyToolsets) process.stderr.write(`orbit-mcp: ${emptyToolsets}\n`);
   const registry = { tools: toolCatalog, resources, prompts };
   if (values.http) {
-    boundHeapGrowth();
+    manageHeapGrowth();
     const { serveHttp } = await import('./mcp/http.js');
     const http = await serveHttp(runtime, registry, {
       port: port ?? 8787,

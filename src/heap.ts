@@ -1,20 +1,74 @@
 import { setFlagsFromString } from 'node:v8';
 
-/** The old generation may grow by half its live size before the next full collection. */
-export const HEAP_GROWING_PERCENT = 50;
+/** While large payloads flow, the old generation may grow by half its live size between full collections. */
+export const BOUNDED_GROWING_PERCENT = 50;
+/** A payload this large is media (an image, audio, a download), not a message: chat and JSON replies are a few KiB. */
+export const LARGE_PAYLOAD_BYTES = 64 * 1024;
+/** The bound holds this long after the last large payload. */
+export const BOUND_HOLD_MS = 60_000;
 
 /**
- * For the long-lived HTTP server: V8 lets the old generation grow up to 4x its live size between
- * full collections when allocation is fast, so a busy endpoint's short-lived request garbage
- * (inline media above all) stays in RSS long after it died. 1.5x keeps RSS growth under a soak
- * well below the bare SDK server's (about 40 MiB against 56 over 5,000 calls); it costs nothing
- * measurable on 2025 sessions and 3-10% CPU per call on the 2026 path, which builds a server per
- * request (75 cost nothing there but left the soak at 52 MiB, too close to call). An operator's
- * own heap flags (command line or NODE_OPTIONS) win.
+ * How far the long-lived HTTP server's heap may grow between full collections.
+ *
+ * V8 lets the old generation grow up to 4x its live size when allocation is fast. For small
+ * requests that is the right trade: a 2025 session's short-lived request garbage is collected
+ * rarely, and bounding it to 1.5x cost about 10% CPU per call (a full collection every 0.6 s
+ * instead of every 2.5 s under load). Large payloads are different: base64 media and downloads
+ * are big strings and buffers that die young but land in the old generation, and at 4x they stay
+ * in RSS long after (the soak's RSS growth was 101 MiB at 4x, 21-40 MiB at 1.5x; without its media
+ * calls, 51 MiB at 4x). So growth is bounded only while large payloads pass, and for a minute after.
+ * V8 reads the setting at each full collection: the next one after a change takes it up.
  */
-export function boundHeapGrowth(): void {
+export class HeapGrowth {
+  private bounded = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly setPercent: (percent: number) => void,
+    private readonly holdMs = BOUND_HOLD_MS,
+  ) {}
+
+  get isBounded(): boolean {
+    return this.bounded;
+  }
+
+  /** A payload of `bytes` passed through: a large one bounds growth (again) for the hold time. */
+  notePayload(bytes: number): void {
+    if (bytes < LARGE_PAYLOAD_BYTES) return;
+    if (!this.bounded) {
+      this.bounded = true;
+      this.setPercent(BOUNDED_GROWING_PERCENT);
+    }
+    if (this.timer) this.timer.refresh();
+    else this.timer = setTimeout(() => this.relax(), this.holdMs).unref();
+  }
+
+  /** Hands the factor back to V8 now (the hold ran out, or the server stops). */
+  relax(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.bounded = false;
+    // 0 hands the factor back to V8's own heuristic.
+    this.setPercent(0);
+  }
+}
+
+let active: HeapGrowth | undefined;
+
+/**
+ * Turns the policy on for this process (the HTTP server). An operator's own
+ * `--heap-growing-percent` (command line or NODE_OPTIONS) wins: then nothing is changed.
+ */
+export function manageHeapGrowth(): HeapGrowth | undefined {
   const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) =>
     /heap[-_]growing[-_]percent/.test(arg),
   );
-  if (!chosen) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  if (chosen) return undefined;
+  active ??= new HeapGrowth((percent) => setFlagsFromString(`--heap-growing-percent=${percent}`));
+  return active;
+}
+
+/** Told of every platform reply body and request body read (a no-op unless the policy is on). */
+export function notePayload(bytes: number): void {
+  active?.notePayload(bytes);
 }

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { notePayload } from '../heap.js';
 import type { Files } from './files.js';
 
 /** Inline media caps: a result never floods the context; bigger files travel as links. */
@@ -23,6 +24,7 @@ export async function mediaContent(uris: readonly string[], files: Files): Promi
     const found = await files.open(uri.slice(uri.lastIndexOf('/') + 1));
     if (!found) continue;
     const { file, data } = found;
+    notePayload(data.length);
     const kind = file.mimeType.startsWith('image/')
       ? 'image'
       : file.mimeType.startsWith('audio/')

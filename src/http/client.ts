@@ -10,6 +10,7 @@ import {
   StreamIncompleteError,
   TimeoutError,
 } from '../errors.js';
+import { notePayload } from '../heap.js';
 import type { Logger } from '../log.js';
 import { PLATFORM_WORD } from '../word.js';
 import { type CapturedExchange, tapBody } from './capture.js';
@@ -464,7 +465,9 @@ async function readBody<T>(
   requestId: string | undefined,
 ): Promise<T> {
   try {
-    return await read();
+    const body = await read();
+    notePayload(typeof body === 'string' || Buffer.isBuffer(body) ? body.length : 0);
+    return body;
   } catch (error) {
     if (signal.aborted) throw new AbortedError();
     const code = (error as { code?: unknown } | null)?.code;

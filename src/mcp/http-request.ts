@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ALL_TOOLSETS, ConfigSchema, type Toolset } from '../config.js';
 import type { Target } from '../context.js';
 import type { Credential } from '../credentials.js';
+import { notePayload } from '../heap.js';
 import { PLATFORM_WORD } from '../word.js';
 
 /**
@@ -76,6 +77,7 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return TOO_LARGE;
   const raw = await readCapped(req);
   if (raw === TOO_LARGE || raw.length === 0) return raw === TOO_LARGE ? raw : undefined;
+  notePayload(raw.length);
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch {

@@ -1,0 +1,140 @@
+import { Readable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import media from '../../resources/media.js';
+import { StaticCredentials } from '../../src/credentials.js';
+import { mediaContent } from '../../src/files/content.js';
+import type { Files } from '../../src/files/files.js';
+import {
+  BOUND_HOLD_MS,
+  BOUNDED_GROWING_PERCENT,
+  HeapGrowth,
+  LARGE_PAYLOAD_BYTES,
+  manageHeapGrowth,
+} from '../../src/heap.js';
+import { HttpClient } from '../../src/http/client.js';
+import { createLogger } from '../../src/log.js';
+import { readJson } from '../../src/mcp/http-request.js';
+import { json, startServer } from './http/server.js';
+
+describe('HeapGrowth', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  function recorded() {
+    const set: number[] = [];
+    return { set, policy: new HeapGrowth((percent) => set.push(percent)) };
+  }
+
+  it('leaves V8 its own growth for message-sized payloads', () => {
+    const { set, policy } = recorded();
+    policy.notePayload(0);
+    policy.notePayload(LARGE_PAYLOAD_BYTES - 1);
+    expect(set).toEqual([]);
+    expect(policy.isBounded).toBe(false);
+  });
+
+  it('bounds growth once a media-sized payload passes, and hands it back after the hold', () => {
+    vi.useFakeTimers();
+    const { set, policy } = recorded();
+    policy.notePayload(LARGE_PAYLOAD_BYTES);
+    policy.notePayload(5 * LARGE_PAYLOAD_BYTES);
+    expect(set).toEqual([BOUNDED_GROWING_PERCENT]);
+    expect(policy.isBounded).toBe(true);
+    vi.advanceTimersByTime(BOUND_HOLD_MS - 1);
+    expect(policy.isBounded).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(set).toEqual([BOUNDED_GROWING_PERCENT, 0]);
+    expect(policy.isBounded).toBe(false);
+  });
+
+  it('holds the bound a full hold after the last large payload, not the first', () => {
+    vi.useFakeTimers();
+    const { set, policy } = recorded();
+    policy.notePayload(LARGE_PAYLOAD_BYTES);
+    vi.advanceTimersByTime(BOUND_HOLD_MS - 10);
+    policy.notePayload(LARGE_PAYLOAD_BYTES);
+    vi.advanceTimersByTime(BOUND_HOLD_MS - 10);
+    expect(policy.isBounded).toBe(true);
+    vi.advanceTimersByTime(10);
+    expect(policy.isBounded).toBe(false);
+    expect(set).toEqual([BOUNDED_GROWING_PERCENT, 0]);
+  });
+
+  it("changes nothing when the operator chose V8's heap growth", () => {
+    const before = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = '--heap-growing-percent=80';
+    try {
+      expect(manageHeapGrowth()).toBeUndefined();
+    } finally {
+      if (before === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = before;
+    }
+  });
+});
+
+describe('what tells the policy of a payload', () => {
+  const policy = manageHeapGrowth()!;
+  afterEach(() => policy.relax());
+  afterAll(() => {
+    policy.relax();
+    setFlagsFromString('--heap-growing-percent=0');
+  });
+
+  const body = (bytes: number) => JSON.stringify({ data: 'x'.repeat(bytes) });
+
+  it('a platform reply: a small one leaves growth alone, a media-sized one bounds it', async () => {
+    const server = await startServer();
+    const client = new HttpClient({ baseUrl: server.baseUrl, timeoutMs: 5_000, userAgent: 't' });
+    try {
+      const api = client.api({
+        credentials: new StaticCredentials([]),
+        signal: new AbortController().signal,
+        log: createLogger('error'),
+      });
+      const call = () =>
+        api.request({
+          method: 'GET',
+          path: '/v1/x',
+          credential: 'none',
+          schema: z.object({ data: z.string() }),
+        });
+      server.script(json(200, { data: 'small' }), json(200, JSON.parse(body(LARGE_PAYLOAD_BYTES))));
+      await call();
+      expect(policy.isBounded).toBe(false);
+      await call();
+      expect(policy.isBounded).toBe(true);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('a request body read by the HTTP endpoint', async () => {
+    const request = (text: string) =>
+      Object.assign(Readable.from([Buffer.from(text)]), { headers: {} }) as never;
+    await readJson(request(body(100)));
+    expect(policy.isBounded).toBe(false);
+    await readJson(request(body(LARGE_PAYLOAD_BYTES)));
+    expect(policy.isBounded).toBe(true);
+  });
+
+  it('a saved file sent inline or read as a resource', async () => {
+    const files = (bytes: number) =>
+      ({
+        open: async (id: string) => ({
+          file: { id, uri: `orbit://media/${id}`, mimeType: 'image/png', bytes },
+          data: Buffer.alloc(bytes),
+        }),
+      }) as unknown as Files;
+    await mediaContent(['orbit://media/small'], files(1_000));
+    expect(policy.isBounded).toBe(false);
+    await mediaContent(['orbit://media/large'], files(LARGE_PAYLOAD_BYTES));
+    expect(policy.isBounded).toBe(true);
+    policy.relax();
+    await media.read({ id: 'large' }, { files: files(LARGE_PAYLOAD_BYTES) } as never);
+    expect(policy.isBounded).toBe(true);
+  });
+});
