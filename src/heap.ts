@@ -68,7 +68,10 @@ export function manageHeapGrowth(): HeapGrowth | undefined {
   return active;
 }
 
-/** Told of every platform reply body and request body read (a no-op unless the policy is on). */
+/**
+ * Told of each payload that passes: a platform reply body, a request body, a saved file sent inline
+ * or read as a resource (a no-op unless the policy is on).
+ */
 export function notePayload(bytes: number): void {
   active?.notePayload(bytes);
 }
