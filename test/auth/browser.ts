@@ -3,20 +3,37 @@
  * the sandbox's consent page.
  */
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
+import { describe } from 'vitest';
+import catalog from '../../tools/catalog.json' with { type: 'json' };
+import { recordSkippedFile } from '../helpers/harness.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Browser tests skip on a machine without Chromium, but never in CI, where a missing browser must fail. */
 export const skipBrowserTests = !existsSync(CHROMIUM) && !process.env.CI;
 
-// A skip says why and how to enable the tests, once in each test file that skips them.
-if (skipBrowserTests) {
-  console.warn(
-    `Sign-in browser tests skipped: no Chromium at ${CHROMIUM}. To run them, install Chromium ` +
-      '(Debian/Ubuntu: sudo apt-get install chromium) or set CHROMIUM_PATH to a Chromium or Chrome ' +
-      'binary. With CI=true a missing browser fails the run instead.',
-  );
+const SKIP_REASON =
+  `no Chromium at ${CHROMIUM}. To run them, install Chromium (Debian/Ubuntu: sudo apt-get install ` +
+  'chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary. With CI=true a missing browser fails the run instead.';
+
+/**
+ * A suite that needs the browser. Where it is skipped, the skip is said in the file's output and
+ * noted for the end-of-run summary, which also excuses the tools only such a file would have called
+ * (test/setup/tool-coverage.ts): a skip the README announces never turns the run red.
+ */
+export function describeWithBrowser(fileUrl: string, title: string, body: () => void): void {
+  if (skipBrowserTests) {
+    console.warn(`Browser tests skipped: ${SKIP_REASON}`);
+    // The tools this suite would have called: catalog names quoted in its own source.
+    const source = body.toString();
+    const tools = catalog
+      .map((tool) => tool.name)
+      .filter((name) => new RegExp(`['"\`]${name}['"\`]`).test(source));
+    recordSkippedFile({ file: fileURLToPath(fileUrl), suite: title, reason: SKIP_REASON, tools });
+  }
+  describe.skipIf(skipBrowserTests)(title, body);
 }
 
 export function launchBrowser(): Promise<Browser> {

@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { answerInBrowser, launchBrowser, skipBrowserTests } from '../auth/browser.js';
+import { answerInBrowser, describeWithBrowser, launchBrowser } from '../auth/browser.js';
 import { authorizeUrl, pkce, postJson } from '../sandbox/oauth-helpers.js';
 
-describe.skipIf(skipBrowserTests)('sign-in abuse cases', () => {
+describeWithBrowser(import.meta.url, 'sign-in abuse cases', () => {
   let sandbox: Sandbox;
   let browser: Browser;
   let app: Server;

@@ -13,11 +13,11 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { answerInBrowser, launchBrowser, skipBrowserTests } from '../auth/browser.js';
+import { answerInBrowser, describeWithBrowser, launchBrowser } from '../auth/browser.js';
 
 const BIN = 'dist/orbit-mcp.js';
 
-describe.skipIf(skipBrowserTests)('sign-in with the built binary', () => {
+describeWithBrowser(import.meta.url, 'sign-in with the built binary', () => {
   let sandbox: Sandbox;
   let browser: Browser;
   let dir: string;

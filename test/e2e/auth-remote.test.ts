@@ -24,7 +24,7 @@ import { loadConfig } from '../../src/config.js';
 import { type RunningHttp, serveHttp } from '../../src/mcp/http.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { SANDBOX_DEMO_KEY, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { answerInBrowser, launchBrowser, skipBrowserTests } from '../auth/browser.js';
+import { answerInBrowser, describeWithBrowser, launchBrowser } from '../auth/browser.js';
 import { captureStderr } from '../auth/server.js';
 import { registry } from '../helpers/registry.js';
 
@@ -92,7 +92,7 @@ async function callbackListener(): Promise<{
 
 const CHAT = { model: 'openai/gpt-sandbox', prompt: 'ping' };
 
-describe.skipIf(skipBrowserTests)('the remote endpoint as an OAuth protected resource', () => {
+describeWithBrowser(import.meta.url, 'the remote endpoint as an OAuth protected resource', () => {
   let sandbox: Sandbox;
   let browser: Browser;
   let runtime: Runtime;

@@ -10,12 +10,12 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { answerInBrowser, type ConsentSeen, launchBrowser, skipBrowserTests } from '../auth/browser.js';
+import { answerInBrowser, type ConsentSeen, describeWithBrowser, launchBrowser } from '../auth/browser.js';
 import { captureStderr, type StdioLike, startStdioLike, textOf } from '../auth/server.js';
 
 const CHAT = { model: 'openai/gpt-sandbox', prompt: 'ping' };
 
-describe.skipIf(skipBrowserTests)('sign-in over stdio, with a real browser', () => {
+describeWithBrowser(import.meta.url, 'sign-in over stdio, with a real browser', () => {
   let sandbox: Sandbox;
   let browser: Browser;
   const stderr = captureStderr();

@@ -14,7 +14,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, stopProcess } from '../../scripts/lib/http-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { answerInBrowser, launchBrowser, skipBrowserTests } from '../auth/browser.js';
+import { answerInBrowser, describeWithBrowser, launchBrowser } from '../auth/browser.js';
 
 const BIN = resolve(process.env.ORBIT_TEST_BIN ?? 'dist/orbit-mcp.js');
 const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' } } } as const;
@@ -93,7 +93,7 @@ describe('2026-07-28 clients', () => {
   }
 });
 
-describe.skipIf(skipBrowserTests)('sign-in for a 2026-07-28 client', () => {
+describeWithBrowser(import.meta.url, 'sign-in for a 2026-07-28 client', () => {
   let sandbox: Sandbox;
   let browser: Browser;
   let configDir: string;

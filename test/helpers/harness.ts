@@ -178,6 +178,19 @@ export function recordOutcome(tool: string, isError: boolean): void {
   );
 }
 
+/** A suite skipped for a stated reason (no browser), with the tools it would have called. */
+export interface SkippedSuite {
+  file: string;
+  suite: string;
+  reason: string;
+  tools: string[];
+}
+
+/** Notes a skipped suite for the coverage check, which excuses its tools and names it at the end. */
+export function recordSkippedFile(skipped: SkippedSuite): void {
+  appendFileSync(join(inject('toolCoverageDir'), `${process.pid}.jsonl`), `${JSON.stringify({ skipped })}\n`);
+}
+
 /** The text of the first text content item. */
 export function textOf(result: CallToolResult): string {
   const first = result.content.find((item) => item.type === 'text');
