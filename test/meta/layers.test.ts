@@ -63,7 +63,7 @@ describe('layers', () => {
   });
 
   it('names areas the way the graph report does', () => {
-    expect(areaOf('src/mcp/http.ts')).toBe('src/mcp');
+    expect(areaOf('src/mcp/server.ts')).toBe('src/mcp');
     expect(areaOf('src/errors.ts')).toBe('src/errors');
     expect(areaOf('tools/text/chat.ts')).toBe('tools/text');
     expect(areaOf('resources/usage.ts')).toBe('resources');
