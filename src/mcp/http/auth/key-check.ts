@@ -3,8 +3,8 @@ import { type Credential, StaticCredentials } from '../../../credentials.js';
 import { isOrbitError } from '../../../errors.js';
 import type { Logger } from '../../../log.js';
 import { type Store, storeKey } from '../../../store/store.js';
+import { fingerprint } from '../../../tenant.js';
 import type { HttpClient } from '../../../upstream/client.js';
-import { fingerprint } from './request-credentials.js';
 
 /**
  * What the platform said of a key: known, refused (401), or nothing (unreachable, 5xx); or not

@@ -17,13 +17,11 @@ import type { Credential } from '../../../credentials.js';
 import { handBackJobs } from '../../../jobs/drain.js';
 import { createLogger, logsAt } from '../../../log.js';
 import type { Runtime } from '../../../runtime.js';
+import { fingerprint } from '../../../tenant.js';
 import type { Registry } from '../../server.js';
 import { HttpAuth } from '../auth/bearer.js';
-import { fingerprint } from '../auth/request-credentials.js';
-import { CallTracker } from '../cluster/calls.js';
-import { SessionDirectory } from '../cluster/directory.js';
 import { SpendBudgets } from '../sessions/budgets.js';
-import { LegacySessions } from '../sessions/handler.js';
+import { Sessions } from '../sessions/handler.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from '../sessions/registry.js';
 import { createRemoteServerFactory } from '../sessions/servers.js';
 import { Drain } from './drain.js';
@@ -98,19 +96,6 @@ export async function serveHttp(
   const logRequest = logsAt(config.logLevel, 'info')
     ? requestLogger({ replica: runtime.replicaId, tools: toolNames })
     : undefined;
-  // With a shared store, 2025 sessions, their events and their calls are every replica's.
-  const calls = store.shared
-    ? new CallTracker({
-        store,
-        replica: runtime.replicaId,
-        leaseMs: config.leaseMs,
-        ttlMs: limits.idleMs,
-        log,
-      })
-    : undefined;
-  const stopObserving = calls
-    ? runtime.jobs.observe((_tenant, patch) => calls.jobRecorded(patch))
-    : undefined;
   let port = options.port;
 
   const serverFor = createRemoteServerFactory({ runtime, registry, auth, budgets });
@@ -127,7 +112,7 @@ export async function serveHttp(
   const stateless = toNodeHandler(
     createMcpHandler(factory, { legacy: 'stateless', maxRequestBodySize: MAX_BODY_BYTES }),
   );
-  const sessions = new LegacySessions(
+  const sessions = new Sessions(
     limits,
     auth,
     (credentials, session, id) =>
@@ -136,10 +121,13 @@ export async function serveHttp(
         toolsets: session.toolsets,
         session: { id, refused: () => sessions.refused(session) },
       }),
-    calls
-      ? { store, directory: new SessionDirectory(store, limits, log), calls, leaseMs: config.leaseMs, log }
-      : undefined,
+    // With a shared store, 2025 sessions, their events and their calls are every replica's.
+    store.shared ? { store, replica: runtime.replicaId, leaseMs: config.leaseMs, log } : undefined,
   );
+  const calls = sessions.calls;
+  const stopObserving = calls
+    ? runtime.jobs.observe((_tenant, patch) => calls.jobRecorded(patch))
+    : undefined;
   await sessions.start();
   const probe = createProbes({ runtime, drain, sessions: () => sessions.registry.size });
 

@@ -1,7 +1,7 @@
 import { SpendBudget } from '../../../budget.js';
 import type { Credential } from '../../../credentials.js';
 import { type Store, storeKey } from '../../../store/store.js';
-import { fingerprint } from '../auth/request-credentials.js';
+import { fingerprint } from '../../../tenant.js';
 
 /** How long a budget shared by replicas remembers what was spent (from the first spend). */
 const SHARED_BUDGET_TTL_MS = 30 * 24 * 3_600_000;

@@ -3,10 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Toolset } from '../../../config.js';
 import type { Credential } from '../../../credentials.js';
+import type { Logger } from '../../../log.js';
+import type { Store } from '../../../store/store.js';
+import { fingerprint, fingerprintAll } from '../../../tenant.js';
 import type { HttpAuth } from '../auth/bearer.js';
-import { fingerprint, fingerprintAll } from '../auth/request-credentials.js';
 import { onAnswers } from '../cluster/answers.js';
-import { InitParams, type SessionRecord } from '../cluster/directory.js';
+import { CallTracker } from '../cluster/calls.js';
+import { InitParams, SessionDirectory, type SessionRecord } from '../cluster/directory.js';
 import { DEFAULT_SHARED_EVENT_BOUNDS, SharedEventStore } from '../cluster/event-store-shared.js';
 import { type SharedSessionState, type SharedSessions, serveShared } from '../cluster/shared-streams.js';
 import { rpcError } from '../endpoint/request.js';
@@ -21,6 +24,15 @@ export type SessionServerFactory = (
   id: string,
 ) => Server;
 
+/** A store the replicas share, and what this replica needs to share its sessions through it. */
+export interface ClusterOptions {
+  store: Store;
+  replica: string;
+  /** A call's lease lasts this long without a heartbeat. */
+  leaseMs: number;
+  log: Logger;
+}
+
 /**
  * 2025-era clients keep what they had: sessions bound to the credentials that opened them, the
  * resumable event store with Last-Event-ID, server-initiated requests (elicitation, roots) on the
@@ -29,8 +41,10 @@ export type SessionServerFactory = (
  * initialize to a fresh server, and a dropped stream resumes on whichever replica the client
  * reaches (relayed while the call runs elsewhere, taken over when that replica stopped).
  */
-export class LegacySessions {
+export class Sessions {
   readonly registry: SessionRegistry;
+  /** With a shared store: the sessions, their events and their calls are every replica's. */
+  private readonly shared?: SharedSessions;
   private readonly reviving = new Map<string, Promise<Session | undefined>>();
   /** With a shared store, what this replica keeps of each session it serves. */
   private readonly states = new WeakMap<Session, SharedSessionState>();
@@ -40,9 +54,24 @@ export class LegacySessions {
     limits: SessionLimits,
     private readonly auth: HttpAuth,
     private readonly serverFor: SessionServerFactory,
-    private readonly shared?: SharedSessions,
+    cluster?: ClusterOptions,
   ) {
     this.registry = new SessionRegistry(limits);
+    if (cluster) {
+      const { store, replica, leaseMs, log } = cluster;
+      this.shared = {
+        store,
+        directory: new SessionDirectory(store, limits, log),
+        calls: new CallTracker({ store, replica, leaseMs, ttlMs: limits.idleMs, log }),
+        leaseMs,
+        log,
+      };
+    }
+  }
+
+  /** The calls of this replica's sessions, when they are shared with other replicas. */
+  get calls(): CallTracker | undefined {
+    return this.shared?.calls;
   }
 
   /**

@@ -1,11 +1,12 @@
 import type { Toolset } from '../../../config.js';
 import type { Credential } from '../../../credentials.js';
 import type { Runtime } from '../../../runtime.js';
+import { fingerprint, keyTenant } from '../../../tenant.js';
 import { VERSION } from '../../../version.js';
 import { stateCodecFor } from '../../input.js';
 import { createMcpServer, type Registry } from '../../server.js';
 import type { HttpAuth } from '../auth/bearer.js';
-import { fingerprint, keyTenant, RequestCredentials } from '../auth/request-credentials.js';
+import { RequestCredentials } from '../auth/request-credentials.js';
 import type { SpendBudgets } from './budgets.js';
 
 export interface RemoteServerDeps {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Credential } from '../../../../../src/credentials.js';
 import { BudgetExceededError } from '../../../../../src/errors.js';
-import { fingerprint } from '../../../../../src/mcp/http/auth/request-credentials.js';
 import { SpendBudgets } from '../../../../../src/mcp/http/sessions/budgets.js';
 import { MemoryStore } from '../../../../../src/store/memory.js';
+import { fingerprint } from '../../../../../src/tenant.js';
 
 const key: Credential = { kind: 'api_key', value: 'sk-orbit-sbx-budget-000000000001', source: 'request' };
 
