@@ -159,7 +159,7 @@ export async function main(argv: string[]): Promise<number> {
   const registry = { tools: toolCatalog, resources, prompts };
   if (values.http) {
     manageHeapGrowth();
-    const { serveHttp } = await import('./mcp/http.js');
+    const { serveHttp } = await import('./mcp/http/endpoint/serve.js');
     const http = await serveHttp(runtime, registry, {
       port: port ?? 8787,
       host: values.host ?? '127.0.0.1',

@@ -6,11 +6,11 @@
 import type { SpendBudget } from './budget.js';
 import type { CredentialProvider } from './credentials.js';
 import type { Files } from './files/files.js';
-import type { Api } from './http/client.js';
-import type { IdempotencyKeys } from './http/idempotency.js';
 import type { Jobs } from './jobs/store.js';
 import type { Logger } from './log.js';
 import type { Progress } from './progress.js';
+import type { Api } from './upstream/client.js';
+import type { IdempotencyKeys } from './upstream/idempotency.js';
 
 export type { Files, LocalFile, SavedFile } from './files/files.js';
 export type { Progress } from './progress.js';

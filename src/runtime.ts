@@ -9,13 +9,13 @@ import { type Credential, type CredentialProvider, StaticCredentials } from './c
 import { type FilesConfig, outputFolder } from './files/files.js';
 import { SharedMedia } from './files/media-shared.js';
 import { MediaStore } from './files/media-store.js';
-import { HttpClient } from './http/client.js';
-import { IdempotencyKeys } from './http/idempotency.js';
 import { JobStore } from './jobs/store.js';
 import { createLogger, registerSecret } from './log.js';
 import { openStore } from './store/open.js';
 import { sharedSecret } from './store/shared-secret.js';
 import type { Store } from './store/store.js';
+import { HttpClient } from './upstream/client.js';
+import { IdempotencyKeys } from './upstream/idempotency.js';
 import { USER_AGENT } from './version.js';
 
 export type { Target };

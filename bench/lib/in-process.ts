@@ -6,9 +6,9 @@ import { resources } from '../../resources/index.js';
 import { loadConfig } from '../../src/config.js';
 import { StaticCredentials } from '../../src/credentials.js';
 import { MediaStore } from '../../src/files/media-store.js';
-import { HttpClient } from '../../src/http/client.js';
 import { JobStore } from '../../src/jobs/store.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import { HttpClient } from '../../src/upstream/client.js';
 import { toolCatalog } from '../../tools/index.js';
 import { BENCH_OUTPUT_DIR } from './paths.js';
 

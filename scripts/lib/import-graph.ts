@@ -53,6 +53,8 @@ export function importGraph(root = process.cwd()): ImportEdge[] {
 /** The area a module belongs to: `src/<folder>` or `src/<file>`, `tools/<area>`, `resources`. */
 export function areaOf(path: string): string {
   const parts = path.split('/');
+  // The inbound HTTP endpoint's four rooms are areas of their own.
+  if (parts[1] === 'mcp' && parts[2] === 'http' && parts.length > 4) return parts.slice(0, 4).join('/');
   if (parts[0] === 'src' || parts[0] === 'tools') {
     const second = parts[1] ?? '';
     return `${parts[0]}/${parts.length > 2 ? second : second.replace(/\.ts$/, '')}`;

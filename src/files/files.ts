@@ -3,7 +3,7 @@ import { InputError } from '../errors.js';
 import { type Tenant, tenantNow } from '../tenant.js';
 import { URI_SCHEME } from '../word.js';
 import type { KnownMedia, MediaStore } from './media-store.js';
-import { expandPath, usableRoots } from './roots.js';
+import { expandPath, usableRoots } from './root-paths.js';
 import { readInside } from './safe-read.js';
 import { mediaTypeOf } from './types.js';
 

@@ -1,6 +1,6 @@
 import { constants, type Stats } from 'node:fs';
 import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
-import { isInside } from './roots.js';
+import { isInside } from './root-paths.js';
 
 export type ReadRefusal =
   | { reason: 'missing' }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Toolset } from '../config.js';
 import type { Target } from '../context.js';
-import type { Api } from '../http/client.js';
+import type { Api } from '../upstream/client.js';
 
 /**
  * A prompt's arguments. MCP sends every prompt argument as a string, so each field takes a string

@@ -9,7 +9,7 @@ import {
   REPORT_UPSTREAM,
   UpstreamInvalidError,
 } from '../errors.js';
-import type { BytesResponse, OnBytes } from '../http/client.js';
+import type { BytesResponse, OnBytes } from '../upstream/client.js';
 import {
   type Challenge,
   challengeOf,

@@ -1,8 +1,8 @@
 import { defaultConfigDir } from '../auth/store.js';
 import type { Files } from '../files/files.js';
-import type { Api } from '../http/client.js';
 import type { Jobs } from '../jobs/store.js';
 import type { Logger } from '../log.js';
+import type { Api } from '../upstream/client.js';
 import { QuoteFile, StoredQuote } from './quote-file.js';
 
 export { StoredQuote } from './quote-file.js';

@@ -15,8 +15,8 @@ import {
   measurementsOf,
   type TdMeasurements,
 } from './quote-checks.js';
-import { PINNED_ROOTS, type TrustedRoots } from './roots.js';
 import { parseTdxQuote, type TdxQuote } from './tdx-quote.js';
+import { PINNED_ROOTS, type TrustedRoots } from './trust-anchors.js';
 
 /** `GET /api/v1/tee/attestation` reply (spec 2 §4.12, GAPS.md); parsed leniently, unknown keys ignored. */
 const AttestationFields = z.object({

@@ -19,9 +19,9 @@ import { StoredCredentials } from '../../src/auth/stored.js';
 import { loadConfig } from '../../src/config.js';
 import type { Credential } from '../../src/credentials.js';
 import { MediaStore } from '../../src/files/media-store.js';
-import { HttpClient } from '../../src/http/client.js';
 import { JobStore } from '../../src/jobs/store.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import { HttpClient } from '../../src/upstream/client.js';
 import { toolCatalog } from '../../tools/index.js';
 import { recordOutcome } from '../helpers/harness.js';
 

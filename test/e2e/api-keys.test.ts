@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { LoggingMessageNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { secretFingerprint } from '../../src/auth/secret-file.js';
-import { IdempotencyKeys } from '../../src/http/idempotency.js';
 import {
   SANDBOX_PEOPLE as P,
   type Sandbox,
@@ -12,6 +11,7 @@ import {
   SANDBOX_MANAGEMENT_TOKENS as T,
 } from '../../src/sandbox/index.js';
 import { MemoryStore } from '../../src/store/memory.js';
+import { IdempotencyKeys } from '../../src/upstream/idempotency.js';
 import { credentials } from '../helpers/accounts.js';
 import { type Harness, type HarnessOptions, out, startHarness, textOf } from '../helpers/harness.js';
 

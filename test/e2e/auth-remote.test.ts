@@ -21,7 +21,7 @@ import type {
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { type RunningHttp, serveHttp } from '../../src/mcp/http.js';
+import { type RunningHttp, serveHttp } from '../../src/mcp/http/endpoint/serve.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { SANDBOX_DEMO_KEY, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { answerInBrowser, describeWithBrowser, launchBrowser } from '../auth/browser.js';

@@ -10,7 +10,7 @@ import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/t
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { type RunningHttp, serveHttp } from '../../src/mcp/http.js';
+import { type RunningHttp, serveHttp } from '../../src/mcp/http/endpoint/serve.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
 import { registry } from '../helpers/registry.js';

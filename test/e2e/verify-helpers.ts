@@ -5,10 +5,10 @@
 import { z } from 'zod';
 import type { Target } from '../../src/context.js';
 import { StaticCredentials } from '../../src/credentials.js';
-import type { CapturedExchange } from '../../src/http/capture.js';
-import { type Api, HttpClient } from '../../src/http/client.js';
 import { createLogger } from '../../src/log.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import type { CapturedExchange } from '../../src/upstream/capture.js';
+import { type Api, HttpClient } from '../../src/upstream/client.js';
 import { isMessagesTerminal } from '../../tools/text/reply-messages.js';
 import { isResponsesTerminal } from '../../tools/text/reply-responses.js';
 

@@ -22,14 +22,14 @@ import { type ConfigInput, loadConfig } from '../../src/config.js';
 import type { Target } from '../../src/context.js';
 import { type Credential, type CredentialProvider, StaticCredentials } from '../../src/credentials.js';
 import { MediaStore } from '../../src/files/media-store.js';
-import { HttpClient } from '../../src/http/client.js';
-import type { IdempotencyKeys } from '../../src/http/idempotency.js';
 import { JobStore } from '../../src/jobs/store.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import type { SandboxOptions } from '../../src/sandbox/types.js';
 import type { Tenant } from '../../src/tenant.js';
+import { HttpClient } from '../../src/upstream/client.js';
+import type { IdempotencyKeys } from '../../src/upstream/idempotency.js';
 import { toolCatalog } from '../../tools/index.js';
 
 export interface HarnessOptions {

@@ -31,7 +31,7 @@ describe('layers', () => {
     expect(list(found)).toEqual([]);
   });
 
-  it('keeps the platform side (http, files, jobs, auth, tee, payments, sandbox) free of the MCP layer', () => {
+  it('keeps the platform side (upstream, files, jobs, auth, tee, payments, sandbox) free of the MCP layer', () => {
     const mcpUsers = new Set(['src/cli.ts', 'src/index.ts']);
     const found = edges.filter(
       (e) =>
@@ -39,6 +39,29 @@ describe('layers', () => {
         e.from.startsWith('src/') &&
         !e.from.startsWith('src/mcp/') &&
         !mcpUsers.has(e.from),
+    );
+    expect(list(found)).toEqual([]);
+  });
+
+  it('lets only the entry points reach the inbound HTTP endpoint (src/mcp/http)', () => {
+    const entries = new Set(['src/cli.ts', 'src/index.ts']);
+    const found = edges.filter(
+      (e) => e.to.startsWith('src/mcp/http/') && !e.from.startsWith('src/mcp/http/') && !entries.has(e.from),
+    );
+    expect(list(found)).toEqual([]);
+  });
+
+  it('keeps the HTTP endpoint in four rooms, and only the 2025 sessions reach the replicas (cluster)', () => {
+    const rooms = new Set(['endpoint', 'auth', 'sessions', 'cluster']);
+    const outside = [...new Set(edges.flatMap((e) => [e.from, e.to]))].filter(
+      (path) => path.startsWith('src/mcp/http/') && !rooms.has(path.split('/')[3] ?? ''),
+    );
+    expect(outside).toEqual([]);
+    const found = edges.filter(
+      (e) =>
+        e.to.startsWith('src/mcp/http/cluster/') &&
+        !e.from.startsWith('src/mcp/http/cluster/') &&
+        !e.from.startsWith('src/mcp/http/sessions/'),
     );
     expect(list(found)).toEqual([]);
   });
@@ -63,7 +86,8 @@ describe('layers', () => {
   });
 
   it('names areas the way the graph report does', () => {
-    expect(areaOf('src/mcp/http.ts')).toBe('src/mcp');
+    expect(areaOf('src/mcp/server.ts')).toBe('src/mcp');
+    expect(areaOf('src/mcp/http/sessions/handler.ts')).toBe('src/mcp/http/sessions');
     expect(areaOf('src/errors.ts')).toBe('src/errors');
     expect(areaOf('tools/text/chat.ts')).toBe('tools/text');
     expect(areaOf('resources/usage.ts')).toBe('resources');

@@ -13,10 +13,10 @@ import {
   LARGE_PAYLOAD_BYTES,
   manageHeapGrowth,
 } from '../../src/heap.js';
-import { HttpClient } from '../../src/http/client.js';
 import { createLogger } from '../../src/log.js';
-import { readJson } from '../../src/mcp/http-request.js';
-import { json, startServer } from './http/server.js';
+import { readJson } from '../../src/mcp/http/endpoint/request.js';
+import { HttpClient } from '../../src/upstream/client.js';
+import { json, startServer } from './upstream/server.js';
 
 describe('HeapGrowth', () => {
   afterEach(() => {

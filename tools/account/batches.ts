@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { explainRefusal } from '../../src/credential-refusal.js';
-import type { Api } from '../../src/http/client.js';
+import type { Api } from '../../src/upstream/client.js';
 import { encodeCursor, type ListArgs, resolveQuery, Status } from './batch-query.js';
 
 /**

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
-import type { QueryValue } from '../../src/http/client.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { callAccountless, goesAccountless } from '../../src/payments/accountless.js';
 import { PaymentRequest, paymentText } from '../../src/payments/challenge.js';
+import type { QueryValue } from '../../src/upstream/client.js';
 import {
   DataOut,
   dataContent,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { ApiError, BadRequestError, type OrbitErrorOptions } from '../../src/errors.js';
 import { mb } from '../../src/files/files.js';
-import type { BytesResponse, OnBytes } from '../../src/http/client.js';
-import { costFromHeaders, readPricing } from '../../src/http/pricing.js';
-import { parseJsonReply, validateReply } from '../../src/http/validate.js';
 import type { ExtraContent, ToolContext } from '../../src/mcp/define-tool.js';
+import type { BytesResponse, OnBytes } from '../../src/upstream/client.js';
+import { costFromHeaders, readPricing } from '../../src/upstream/pricing.js';
+import { parseJsonReply, validateReply } from '../../src/upstream/validate.js';
 import { type DataEntry, dataPath } from './shared.js';
 
 /**

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
-import { ReplyCache } from '../../src/http/cache.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { ReplyCache } from '../../src/upstream/cache.js';
 
 /**
  * The data API catalog (spec 1 §2.7, §4.5): read leniently, cached as its Cache-Control says, and

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { float32Npy } from '../../src/files/npy.js';
-import { readPricing } from '../../src/http/pricing.js';
 import { defineTool, type SavedFile, type ToolContext } from '../../src/mcp/define-tool.js';
+import { readPricing } from '../../src/upstream/pricing.js';
 import {
   checkInputs,
   chooseModel,

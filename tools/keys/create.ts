@@ -3,8 +3,8 @@ import { platformSecretsDir, secretFingerprint, writeSecretFile } from '../../sr
 import type { ToolContext } from '../../src/context.js';
 import { HOW_TO_GET } from '../../src/credentials.js';
 import { AbortedError, InputError, InternalError, MissingCredentialError } from '../../src/errors.js';
-import { validateReply } from '../../src/http/validate.js';
 import { registerSecret } from '../../src/log.js';
+import { validateReply } from '../../src/upstream/validate.js';
 import { KeyRecord, keysPath, managementCall } from './shared.js';
 
 /**

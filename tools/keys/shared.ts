@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ToolContext } from '../../src/context.js';
 import { explainRefusal } from '../../src/credential-refusal.js';
-import type { ApiResponse, RequestSpec } from '../../src/http/client.js';
+import type { ApiResponse, RequestSpec } from '../../src/upstream/client.js';
 
 /**
  * The management API's API-key routes (spec 1 §4.3), by management token. The spec does not show

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
-import { costFromHeaders } from '../../src/http/pricing.js';
-import { parseJsonReply, validateReply } from '../../src/http/validate.js';
 import { followJob, jobDone, jobFailed, nextCall } from '../../src/jobs/follow.js';
 import type { Step } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { costFromHeaders } from '../../src/upstream/pricing.js';
+import { parseJsonReply, validateReply } from '../../src/upstream/validate.js';
 import { download, FileFields, type FileOut, saveBytes, whereSaved } from './shared.js';
 
 /** What speech and music tools return: the saved file, or the run id while an async job runs. */

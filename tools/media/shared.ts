@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mb } from '../../src/files/files.js';
-import type { OnBytes } from '../../src/http/client.js';
 import type { ExtraContent, SavedFile, ToolContext } from '../../src/mcp/define-tool.js';
+import type { OnBytes } from '../../src/upstream/client.js';
 
 /**
  * A saved output: its `orbit://media/{id}` URI, and its path on disk for a client on this machine

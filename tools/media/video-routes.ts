@@ -7,8 +7,8 @@ import {
   UpstreamInvalidError,
   UpstreamTimeoutError,
 } from '../../src/errors.js';
-import { mayHaveReached } from '../../src/http/client.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { mayHaveReached } from '../../src/upstream/client.js';
 import { download, type FileOut, optionalNumber, receiving, saveBytes } from './shared.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Api } from '../../src/http/client.js';
+import type { Api } from '../../src/upstream/client.js';
 
 export const MODEL_KINDS = ['text', 'image', 'video', 'audio', 'embedding'] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];

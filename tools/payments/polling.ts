@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { ApiError, ConflictError, REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
-import type { BytesResponse } from '../../src/http/client.js';
 import { followJob } from '../../src/jobs/follow.js';
 import type { Step } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { withNewQuote } from '../../src/payments/accountless.js';
 import { KIND, nextFor, type StoredQuote } from '../../src/payments/quotes.js';
+import type { BytesResponse } from '../../src/upstream/client.js';
 
 /**
  * Polling rails (`nano`, `base-usdc`): the person pays an address; `statusUrl` says when the

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
-import type { BytesResponse } from '../../src/http/client.js';
 import type { ExtraContent, ToolContext } from '../../src/mcp/define-tool.js';
+import type { BytesResponse } from '../../src/upstream/client.js';
 import { DataOut, dataContent, dataText, renderDataReply } from '../data/reply.js';
 import { SearchArgs, SearchOut, searchFromBytes, searchText } from '../search/search.js';
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
-import type { BytesResponse } from '../../src/http/client.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
 import { replay, withNewQuote } from '../../src/payments/accountless.js';
 import { nextFor, quotesFor, type StoredQuote } from '../../src/payments/quotes.js';
+import type { BytesResponse } from '../../src/upstream/client.js';
 import { completeByPolling } from './polling.js';
 import { rendererFor } from './renderers.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { BytesResponse } from '../../src/http/client.js';
-import { readPricing } from '../../src/http/pricing.js';
-import { parseJsonReply, validateReply } from '../../src/http/validate.js';
 import { PaymentRequest, paymentText } from '../../src/payments/challenge.js';
+import type { BytesResponse } from '../../src/upstream/client.js';
+import { readPricing } from '../../src/upstream/pricing.js';
+import { parseJsonReply, validateReply } from '../../src/upstream/validate.js';
 
 /** web_search's arguments, reply and result, shared with x402_pay's replay of a paid search. */
 const Result = z.looseObject({

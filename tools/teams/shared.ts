@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../../src/context.js';
 import { explainRefusal } from '../../src/credential-refusal.js';
 import { InputError, PermissionError } from '../../src/errors.js';
-import type { RequestSpec } from '../../src/http/client.js';
+import type { RequestSpec } from '../../src/upstream/client.js';
 
 /**
  * The session API of spec 1 §4.6 (teams, members, invitations, user settings): every call goes

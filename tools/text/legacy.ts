@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
-import type { Api } from '../../src/http/client.js';
+import type { Api } from '../../src/upstream/client.js';
 import { textOf } from './conversation.js';
 import type { ChatState } from './reply.js';
 import type { ChatRequest } from './request.js';

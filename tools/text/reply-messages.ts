@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SseEvent } from '../../src/http/sse.js';
+import type { SseEvent } from '../../src/upstream/sse.js';
 import { addPricing, addUsage, type ChatState, callAt, type Usage, type UsageFields } from './reply.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
-import type { SseEvent } from '../../src/http/sse.js';
+import type { SseEvent } from '../../src/upstream/sse.js';
 import { addPricing, addUsage, type ChatState, callAt, inclusiveUsage } from './reply.js';
 
 /**

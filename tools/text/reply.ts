@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
-import { readPricing } from '../../src/http/pricing.js';
+import { readPricing } from '../../src/upstream/pricing.js';
 
 /**
  * What every format's reply is reduced to: the answer, its reasoning, the tool calls (their

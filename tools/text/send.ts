@@ -4,10 +4,10 @@ import {
   StreamIncompleteError,
   UpstreamInvalidError,
 } from '../../src/errors.js';
-import type { CapturedExchange } from '../../src/http/capture.js';
-import type { Api } from '../../src/http/client.js';
-import type { SseEvent } from '../../src/http/sse.js';
 import type { Progress } from '../../src/mcp/define-tool.js';
+import type { CapturedExchange } from '../../src/upstream/capture.js';
+import type { Api } from '../../src/upstream/client.js';
+import type { SseEvent } from '../../src/upstream/sse.js';
 import type { ChatState } from './reply.js';
 import { applyChat, ChatBody } from './reply-chat.js';
 import { applyMessage, applyMessageEvent, isMessagesTerminal, MessageBody } from './reply-messages.js';

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forbiddenRoot, usableRoots } from '../../../src/files/roots.js';
+import { forbiddenRoot, usableRoots } from '../../../src/files/root-paths.js';
 import { readInside } from '../../../src/files/safe-read.js';
 
 let base: string;

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { MissingCredentialError, NoPlatformError } from '../../../src/errors.js';
 import { createFiles } from '../../../src/files/files.js';
 import { MediaStore } from '../../../src/files/media-store.js';
-import { errorFromResponse } from '../../../src/http/envelopes.js';
 import { inputErrorFrom } from '../../../src/mcp/arguments.js';
 import { defineTool } from '../../../src/mcp/define-tool.js';
 import { outputErrorFrom, renderError, renderResult } from '../../../src/mcp/render.js';
 import { createRedactor } from '../../../src/secrets.js';
+import { errorFromResponse } from '../../../src/upstream/envelopes.js';
 
 const redactor = createRedactor();
 const files = createFiles(

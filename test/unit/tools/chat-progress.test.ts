@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolContext } from '../../../src/context.js';
 import { StaticCredentials } from '../../../src/credentials.js';
-import { HttpClient } from '../../../src/http/client.js';
 import { createLogger } from '../../../src/log.js';
+import { HttpClient } from '../../../src/upstream/client.js';
 import chat from '../../../tools/text/chat.js';
 
 const chunk = (content: string, finish?: string) =>

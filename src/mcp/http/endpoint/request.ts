@@ -1,0 +1,112 @@
+/**
+ * Reading and answering one HTTP request of the MCP endpoint: its credential, the Host/Origin checks
+ * against DNS rebinding, the capped JSON body, and JSON replies.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ALL_TOOLSETS, ConfigSchema, type Toolset } from '../../../config.js';
+import type { Target } from '../../../context.js';
+import type { Credential } from '../../../credentials.js';
+import { notePayload } from '../../../heap.js';
+import { PLATFORM_WORD } from '../../../word.js';
+
+/**
+ * Bearer or x-api-key; with --sandbox an anonymous request gets the demo key, never elsewhere.
+ * The key is this request's secret alone: its server redacts it, the process does not keep it.
+ */
+export function requestCredential(req: IncomingMessage, target: Target): Credential | undefined {
+  const auth = header(req, 'authorization');
+  const bearer = auth?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const value = bearer ?? header(req, 'x-api-key');
+  if (value) return { kind: 'api_key', value, source: 'request' };
+  if (target.kind === 'sandbox') return { kind: 'api_key', value: target.demoKey, source: 'sandbox' };
+  return undefined;
+}
+
+/** Headers that carry the admin credentials a caller may add to its key (never in a URL). */
+export const MANAGEMENT_TOKEN_HEADER = `x-${PLATFORM_WORD}-management-token`;
+export const SESSION_HEADER = `x-${PLATFORM_WORD}-session`;
+
+/** The management token and session a caller sent beside its key, for the admin tools. */
+export function requestExtras(req: IncomingMessage): Credential[] {
+  const extras: Credential[] = [];
+  const token = header(req, MANAGEMENT_TOKEN_HEADER);
+  if (token) extras.push({ kind: 'management_token', value: token, source: 'request' });
+  const session = header(req, SESSION_HEADER);
+  if (session) extras.push({ kind: 'session', value: session, source: 'request' });
+  return extras;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export function hostAllowed(host: string | undefined, port: number, extra: string[] = []): boolean {
+  if (!host) return false;
+  if (extra.includes(host)) return true;
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host);
+  if (!match) return false;
+  return LOOPBACK.has(match[1]!.toLowerCase()) && (match[2] === undefined || Number(match[2]) === port);
+}
+
+/** Browsers send Origin; a page on another site must not reach a local server (DNS rebinding). */
+export function originAllowed(origin: string | undefined, port: number): boolean {
+  if (!origin) return true;
+  try {
+    const url = new URL(origin);
+    return LOOPBACK.has(url.hostname === '::1' ? '[::1]' : url.hostname) && Number(url.port || 80) === port;
+  } catch {
+    return false;
+  }
+}
+
+export function parseToolsets(value: string | null): Toolset[] | undefined | Error {
+  if (value === null) return undefined;
+  const parsed = ConfigSchema.shape.toolsets.safeParse(value);
+  if (!parsed.success) return new Error(parsed.error.issues.map((issue) => issue.message).join('; '));
+  return parsed.data === 'all' ? [...ALL_TOOLSETS] : parsed.data;
+}
+
+export function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Inline media arguments (base64 data URLs of a few 4 MB inputs) fit; a flood of bytes does not. */
+export const MAX_BODY_BYTES = 16 * 1_048_576;
+export const TOO_LARGE = Symbol('too large');
+
+export async function readJson(req: IncomingMessage): Promise<unknown> {
+  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return TOO_LARGE;
+  const raw = await readCapped(req);
+  if (raw === TOO_LARGE || raw.length === 0) return raw === TOO_LARGE ? raw : undefined;
+  notePayload(raw.length);
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return new Error('invalid json');
+  }
+}
+
+/** The body up to the cap. Past it, reading stops without destroying the socket, so a 413 can still go out. */
+function readCapped(req: IncomingMessage): Promise<Buffer | typeof TOO_LARGE> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      resolve(TOO_LARGE);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks, size)));
+    req.once('error', reject);
+  });
+}
+
+export function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+export function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  json(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+}
