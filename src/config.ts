@@ -79,7 +79,10 @@ const booleanish = z.union([z.boolean(), z.string()]).transform((value, ctx) => 
   if (typeof value === 'boolean') return value;
   const parsed = parseBoolean(value);
   if (parsed !== undefined) return parsed;
-  ctx.addIssue({ code: 'custom', message: `"${value}" is not on or off; use 1/true/yes/on or 0/false/no/off` });
+  ctx.addIssue({
+    code: 'custom',
+    message: `"${value}" is not on or off; use 1/true/yes/on or 0/false/no/off`,
+  });
   return z.NEVER;
 });
 
