@@ -31,8 +31,9 @@ async function callChat(client: Client, where: string, onFirstProgress?: () => v
     },
     timeout: 60_000,
   });
-  const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-  if (result.isError) fail(`chat on ${where} answered with an error: ${text}`);
+  const parsed = CallToolResultSchema.parse(result);
+  const text = parsed.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  if (parsed.isError) fail(`chat on ${where} answered with an error: ${text}`);
   if (!text.trim()) fail(`chat on ${where} answered with no text`);
   if (onFirstProgress && !told) fail(`chat on ${where} sent no progress before its result`);
   return text;
