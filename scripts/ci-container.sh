@@ -86,6 +86,20 @@ cat "$work/during.out"
 "${podman[@]}" logs orbit-ci-one 2>&1 | grep -q 'drained' || fail 'no drain in the logs'
 echo "exited 0 in ${stopped_ms} ms after SIGTERM, the running call finished"
 
+echo '---- stdio as process 1: SIGTERM ends it (Node ignores signals it does not handle as process 1)'
+containers+=(orbit-ci-stdio)
+# -i keeps stdin open, as an assistant would: only the signal can end it.
+"${podman[@]}" run -d -i --name orbit-ci-stdio "$TAG" --sandbox 2>&1 | grep -v 'level=' || true
+sleep 2
+[[ "$("${podman[@]}" inspect --format '{{.State.Running}}' orbit-ci-stdio)" == true ]] || fail 'the stdio server did not stay up'
+stop_started=$(date +%s%N)
+"${podman[@]}" kill --signal TERM orbit-ci-stdio >/dev/null
+exit_code="$("${podman[@]}" wait orbit-ci-stdio)"
+stopped_ms=$((($(date +%s%N) - stop_started) / 1000000))
+[[ $exit_code == 0 ]] || fail "stdio exit code $exit_code after SIGTERM"
+((stopped_ms <= 3000)) || fail "stdio took ${stopped_ms} ms to exit after SIGTERM"
+echo "stdio exited 0 in ${stopped_ms} ms after SIGTERM"
+
 echo '---- 3. two replicas on one redis-server'
 redis_port="$(free_port)"
 redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no >"$work/redis.log" 2>&1 &

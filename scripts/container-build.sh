@@ -35,7 +35,10 @@ sudo=()
 
 # 1. Tools from Debian.
 missing=()
-for tool in podman buildah runc mmdebstrap; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+# iptables: netavark publishes ports (-p) with it.
+for tool in podman buildah runc mmdebstrap iptables; do
+  command -v "$tool" >/dev/null || [[ -x /usr/sbin/$tool ]] || missing+=("$tool")
+done
 if ((${#missing[@]})); then
   echo "installing from Debian: ${missing[*]}"
   "${sudo[@]}" apt-get update
@@ -80,7 +83,8 @@ trap '"${sudo[@]}" rm -rf "$context"' EXIT
 
 # 4. Node from the npm registry, checked against its pinned integrity.
 tarball="$(cd "$context" && npm pack --silent "${NODE_PACKAGE}@${NODE_VERSION}" | tail -1)"
-actual="sha512-$(openssl dgst -sha512 -binary "$context/$tarball" | base64 -w0)"
+# The npm integrity format (sha512-<base64>), computed by Node (openssl may not be installed).
+actual="$(node -e 'const { createHash } = require("node:crypto"); console.log(`sha512-${createHash("sha512").update(require("node:fs").readFileSync(process.argv[1])).digest("base64")}`)' "$context/$tarball")"
 if [[ $actual != "$NODE_INTEGRITY" ]]; then
   echo "integrity mismatch for ${NODE_PACKAGE}@${NODE_VERSION}: got $actual, pinned $NODE_INTEGRITY" >&2
   exit 1
