@@ -27,7 +27,7 @@ Options:
   --port N                HTTP port (default 8787; 0 picks a free one)
   --host H                HTTP bind address (default 127.0.0.1)
   --stateless             HTTP without sessions
-  --allowed-hosts a,b     extra Host headers to accept behind a proxy
+  --allowed-hosts a,b     extra Host (and Origin) names to accept behind a proxy
   --trust-proxy N         proxies in front whose X-Forwarded-For names the client, for the
                           per-address limits (default 0: ignored; ORBIT_TRUST_PROXY)
   --toolsets a,b|all      toolsets to enable (ORBIT_TOOLSETS)
