@@ -1,11 +1,11 @@
 /**
  * `npm run bench`: measures orbit-mcp against baselines in one run and writes bench/results.json
- * and the README's benchmark table. Everything runs on 127.0.0.1; every loop is bounded.
+ * and the benchmark table in docs/benchmarks.md. Everything runs on 127.0.0.1; every loop is bounded.
  * Sizes can be lowered for a quick look (BENCH_START_RUNS, BENCH_CHAT_CALLS, BENCH_RPS_WINDOW_MS,
  * BENCH_RPS_ROUNDS), but the published figures use the defaults. BENCH_NODE=<path to another node> adds the cold start
  * on that Node (CI's Node 22 from the npm registry, where the bin uses Node's compile cache).
  * BENCH_ONLY=start,throughput (any of start, tokens, latency, progress, image, throughput, soak, replicas)
- * runs only those measures and prints them without touching the README or bench/results.json.
+ * runs only those measures and prints them without touching docs/benchmarks.md or bench/results.json.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -207,16 +207,16 @@ const environment = {
 };
 const table = markdownTable(figures);
 if (only) {
-  say(`\n${table}\n\n(BENCH_ONLY: README and bench/results.json left as they were)`);
+  say(`\n${table}\n\n(BENCH_ONLY: docs/benchmarks.md and bench/results.json left as they were)`);
   if (figures.some((figure) => figure.pass === false)) process.exitCode = 1;
   process.exit();
 }
 await writeResults('bench/results.json', environment, figures);
 await writeReadmeBlock(
-  'README.md',
+  'docs/benchmarks.md',
   `${table}\n\nMeasured by \`npm run bench\` on Node ${environment.node}, ${environment.cpus}, load average ${loadAtStart.toFixed(1)} at the start. Baselines: a one-tool SDK server (\`bench/baseline/\`) packaged the same way (\`scripts/bundle.ts\`), and the same \`chat\` request sent straight to the sandbox with undici. Raw samples in \`bench/results.json\`.`,
 );
-say(`\n${table}\n\nwrote bench/results.json and the README table`);
+say(`\n${table}\n\nwrote bench/results.json and the table in docs/benchmarks.md`);
 if (figures.some((figure) => figure.pass === false)) process.exitCode = 1;
 
 function gitCommit(): string | undefined {

@@ -27,7 +27,7 @@ Options:
   --port N                HTTP port (default 8787; 0 picks a free one)
   --host H                HTTP bind address (default 127.0.0.1)
   --stateless             HTTP without sessions
-  --allowed-hosts a,b     extra Host headers to accept behind a proxy
+  --allowed-hosts a,b     extra Host (and Origin) names to accept behind a proxy
   --trust-proxy N         proxies in front whose X-Forwarded-For names the client, for the
                           per-address limits (default 0: ignored; ORBIT_TRUST_PROXY)
   --toolsets a,b|all      toolsets to enable (ORBIT_TOOLSETS)
@@ -101,7 +101,14 @@ export async function main(argv: string[]): Promise<number> {
   const command = positionals[0];
   if (command === 'sandbox') {
     const { startSandbox } = await import('./sandbox/index.js');
-    const sandbox = await startSandbox({ port: port ?? 8788, quiet: false });
+    const sandboxPort = port ?? 8788;
+    let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+    try {
+      sandbox = await startSandbox({ port: sandboxPort, quiet: false });
+    } catch (error) {
+      process.stderr.write(`${listenProblem(error, '127.0.0.1', sandboxPort)}\n`);
+      return exitSoon(1);
+    }
     process.stderr.write(`Sandbox platform listening at ${sandbox.url}\nDemo API key: ${sandbox.demoKey}\n`);
     await waitForSignal();
     await sandbox.close();
@@ -160,13 +167,21 @@ export async function main(argv: string[]): Promise<number> {
   if (values.http) {
     manageHeapGrowth();
     const { serveHttp } = await import('./mcp/http/endpoint/serve.js');
-    const http = await serveHttp(runtime, registry, {
-      port: port ?? 8787,
-      host: values.host ?? '127.0.0.1',
-      stateless: values.stateless ?? false,
-      allowedHosts: values['allowed-hosts']?.split(',').map((host) => host.trim()),
-      trustProxy: config.trustProxy,
-    });
+    const listen = { port: port ?? 8787, host: values.host ?? '127.0.0.1' };
+    let http: Awaited<ReturnType<typeof serveHttp>>;
+    try {
+      http = await serveHttp(runtime, registry, {
+        ...listen,
+        stateless: values.stateless ?? false,
+        allowedHosts: values['allowed-hosts']?.split(',').map((host) => host.trim()),
+        trustProxy: config.trustProxy,
+      });
+    } catch (error) {
+      // The in-process sandbox and the store's connections would otherwise keep the process alive.
+      process.stderr.write(`${listenProblem(error, listen.host, listen.port)}\n`);
+      await runtime.close().catch(() => {});
+      return exitSoon(1);
+    }
     const shared = runtime.store.shared ? `, shared store, replica ${runtime.replicaId}` : '';
     process.stderr.write(`orbit-mcp listening at ${http.url} (${runtime.target.kind}${shared})\n`);
     await waitForSignal();
@@ -174,15 +189,7 @@ export async function main(argv: string[]): Promise<number> {
     await http.drain();
     await http.close();
     await runtime.close();
-    // Everything is closed; a handle still open somewhere must not keep a drained replica alive
-    // until the orchestrator kills it. The timer itself never holds the process.
-    setTimeout(() => {
-      process.stderr.write(
-        `orbit-mcp: exiting with handles still open (${process.getActiveResourcesInfo().join(', ')})\n`,
-      );
-      process.exit(0);
-    }, EXIT_GRACE_MS).unref();
-    return 0;
+    return exitSoon(0);
   }
   await serveStdio(runtime, registry);
   return 0;
@@ -199,6 +206,32 @@ function parsePort(value: string | undefined): number | undefined | Error {
 
 /** After a drained shutdown, how long open handles may keep the process before it exits anyway. */
 const EXIT_GRACE_MS = 2_000;
+
+/**
+ * Everything is closed: a handle still open somewhere must not keep the process alive (a drained
+ * replica until the orchestrator kills it, a failed start forever). The timer never holds it.
+ */
+function exitSoon(code: number): number {
+  setTimeout(() => {
+    process.stderr.write(
+      `orbit-mcp: exiting with handles still open (${process.getActiveResourcesInfo().join(', ')})\n`,
+    );
+    process.exit(code);
+  }, EXIT_GRACE_MS).unref();
+  return code;
+}
+
+/** A listen error in words, with what to do about the usual one (the port is taken). */
+function listenProblem(error: unknown, host: string, port: number): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return `orbit-mcp: port ${port} on ${host} is already in use (EADDRINUSE). Stop what listens there, or pick another port with --port (0 picks a free one).`;
+  }
+  if (code === 'EACCES') {
+    return `orbit-mcp: not allowed to listen on ${host}:${port} (EACCES); ports below 1024 need privileges, use --port 8787 or higher.`;
+  }
+  return `orbit-mcp: cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`;
+}
 
 function waitForSignal(): Promise<void> {
   return new Promise((resolve) => {

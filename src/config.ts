@@ -52,14 +52,39 @@ export function emptyToolsetsWarning(
   return `${one ? 'Toolset' : 'Toolsets'} ${empty.map((name) => `"${name}"`).join(', ')} ${one ? 'has' : 'have'} no tools in this version, so ${one ? 'it adds' : 'they add'} nothing. Toolsets with tools: ${toolsetNames.filter(hasTools).join(', ')}.`;
 }
 
+/** An http(s) base URL: another scheme would start, then fail every call (and show in sign-in links). */
 const url = z
   .string()
   .url('must be an absolute URL such as https://api.example.com')
+  .refine((value) => /^https?:\/\//i.test(value), {
+    message: 'must be an http:// or https:// URL, such as https://api.example.com',
+  })
   .transform((value) => value.replace(/\/+$/, ''));
 
-const booleanish = z
-  .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no', ''])])
-  .transform((value) => value === true || value === '1' || value === 'true' || value === 'yes');
+const ON_WORDS = ['1', 'true', 'yes', 'on'];
+const OFF_WORDS = ['0', 'false', 'no', 'off', ''];
+
+/**
+ * How every on/off environment variable reads: 1/true/yes/on are on, 0/false/no/off (or empty)
+ * are off, in any case; anything else is undefined (not a boolean).
+ */
+export function parseBoolean(value: string | undefined): boolean | undefined {
+  const word = (value ?? '').trim().toLowerCase();
+  if (ON_WORDS.includes(word)) return true;
+  if (OFF_WORDS.includes(word)) return false;
+  return undefined;
+}
+
+const booleanish = z.union([z.boolean(), z.string()]).transform((value, ctx) => {
+  if (typeof value === 'boolean') return value;
+  const parsed = parseBoolean(value);
+  if (parsed !== undefined) return parsed;
+  ctx.addIssue({
+    code: 'custom',
+    message: `"${value}" is not on or off; use 1/true/yes/on or 0/false/no/off`,
+  });
+  return z.NEVER;
+});
 
 const toolsetList = z
   .string()

@@ -31,7 +31,7 @@ export function markdownTable(figures: Figure[]): string {
     .join('\n');
 }
 
-/** Replaces what is between the bench markers of README.md, and nothing else. */
+/** Replaces what is between the bench markers of the file (docs/benchmarks.md), and nothing else. */
 export async function writeReadmeBlock(path: string, body: string): Promise<void> {
   const readme = await readFile(path, 'utf8');
   const start = readme.indexOf(START);

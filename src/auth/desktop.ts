@@ -1,3 +1,4 @@
+import { parseBoolean } from '../config.js';
 import { ENV_PREFIX } from '../word.js';
 
 export const NO_BROWSER_ENV = `${ENV_PREFIX}NO_BROWSER`;
@@ -10,7 +11,8 @@ export function isDesktop(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
 ): boolean {
-  if (env.CI || env[NO_BROWSER_ENV]) return false;
+  // Set to anything but an off word (0/false/no/off), each switches the browser off.
+  if (isOn(env.CI) || isOn(env[NO_BROWSER_ENV])) return false;
   if (platform === 'darwin' || platform === 'win32') return true;
   return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
 }
@@ -26,4 +28,9 @@ export async function openBrowser(url: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** A switch that is set to anything but an off word; unset or empty is off. */
+function isOn(value: string | undefined): boolean {
+  return Boolean(value) && parseBoolean(value) !== false;
 }

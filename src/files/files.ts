@@ -1,4 +1,5 @@
-import { basename, join } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { type Tenant, tenantNow } from '../tenant.js';
 import { URI_SCHEME } from '../word.js';
@@ -160,7 +161,7 @@ export function createFiles(config: FilesConfig, scope: FilesScope): Files {
       if (outcome.reason === 'too_large') throw tooBig(outcome.size);
       if (outcome.reason === 'outside') {
         throw new InputError(
-          `${wanted} is outside the folders this server may read (${allowed.join(', ') || 'none'}).`,
+          `${wanted} is outside the folders this server may read (${(await readableFolders(allowed, config.outputDir)).join(', ')}).`,
           {
             fix: 'Move the file into one of those folders, add its folder as a root in the client or with --allow-dir, or pass a public URL.',
             param: argument,
@@ -195,6 +196,21 @@ export function createFiles(config: FilesConfig, scope: FilesScope): Files {
     list: async (limit) => (await config.media.list(tenantNow(scope.tenant), limit)).map(shown),
     open,
   };
+}
+
+/**
+ * The folders a local refusal names: the usable roots, and the output folder even before its first
+ * file makes it exist (files saved there are readable; "none" sent people looking elsewhere).
+ */
+async function readableFolders(allowed: readonly string[], outputDir: string): Promise<string[]> {
+  const output = resolve(outputDir);
+  const exists = await realpath(output).then(
+    () => true,
+    () => false,
+  );
+  return exists || allowed.includes(output)
+    ? [...allowed]
+    : [...allowed, `${output} (made on the first save)`];
 }
 
 function named(real: string, data: Buffer): LocalFile {

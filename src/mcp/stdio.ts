@@ -14,6 +14,8 @@ export async function serveStdio(runtime: Runtime, registry: Registry): Promise<
   const closed = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
+    // As process 1 (a container) no signal ends Node by default: SIGTERM closes like end of input.
+    process.once('SIGTERM', resolve);
   });
   const handle = serveStdioEntry(() => createLocalServer(runtime, registry), {
     transport,
@@ -22,4 +24,6 @@ export async function serveStdio(runtime: Runtime, registry: Registry): Promise<
   await closed;
   await handle.close().catch(() => {});
   await runtime.close();
+  // Stop reading, so an input that never ended (a signal) does not hold the process open.
+  process.stdin.destroy();
 }

@@ -27,6 +27,16 @@ describe('desktop detection', () => {
     expect(isDesktop({ DISPLAY: ':0' }, 'linux')).toBe(true);
     expect(isDesktop({ WAYLAND_DISPLAY: 'wayland-0' }, 'linux')).toBe(true);
   });
+
+  it('reads ORBIT_NO_BROWSER and CI with the one on/off parser: 0/false/no/off are off', () => {
+    for (const off of ['0', 'false', 'no', 'off', 'FALSE', '']) {
+      expect(isDesktop({ ORBIT_NO_BROWSER: off }, 'darwin'), `ORBIT_NO_BROWSER=${off}`).toBe(true);
+      expect(isDesktop({ CI: off }, 'win32'), `CI=${off}`).toBe(true);
+    }
+    for (const on of ['1', 'true', 'yes', 'on']) {
+      expect(isDesktop({ ORBIT_NO_BROWSER: on }, 'darwin'), `ORBIT_NO_BROWSER=${on}`).toBe(false);
+    }
+  });
 });
 
 describe('loopback listener', () => {

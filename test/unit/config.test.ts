@@ -121,8 +121,34 @@ describe('loadConfig', () => {
     ['0', false],
     ['no', false],
     ['false', false],
+    ['off', false],
+    ['OFF', false],
+    ['On', true],
   ])('reads ORBIT_READ_ONLY=%s as %s', (value, expected) => {
     expect(loadConfig({}, { ORBIT_READ_ONLY: value }).readOnly).toBe(expected);
+  });
+
+  it('rejects an on/off variable that is neither, saying which words work', () => {
+    const message = configError({}, { ORBIT_READ_ONLY: 'maybe' });
+    expect(message).toContain('ORBIT_READ_ONLY');
+    expect(message).toContain('0/false/no/off');
+  });
+
+  it.each([
+    [{}, { ORBIT_BASE_URL: 'ftp://example.com' }, 'ORBIT_BASE_URL'],
+    [{ directBaseUrl: 'ftp://example.com/api' }, {}, '--direct-base-url'],
+    [{ baseUrl: 'file:///etc/passwd' }, {}, '--base-url'],
+    [{}, { ORBIT_DIRECT_BASE_URL: 'javascript:alert(1)' }, 'ORBIT_DIRECT_BASE_URL'],
+  ])('refuses a base URL that is not http(s): %j %j', (flags, env, named) => {
+    const message = configError(flags, env);
+    expect(message).toContain(`${named}: must be an http:// or https:// URL`);
+  });
+
+  it('takes http and https base URLs in any case', () => {
+    expect(loadConfig({ baseUrl: 'HTTPS://api.example.com/' }, {}).baseUrl).toBe('HTTPS://api.example.com');
+    expect(loadConfig({}, { ORBIT_DIRECT_BASE_URL: 'http://127.0.0.1:8788' }).directBaseUrl).toBe(
+      'http://127.0.0.1:8788',
+    );
   });
 
   it('reads the --read-only flag given as a boolean', () => {

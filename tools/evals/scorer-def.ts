@@ -102,7 +102,7 @@ export function checkScorerDef(def: ScorerDef, prefix = ''): void {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = ['config', ...issue.path.map(String)].join('.');
-    throw bad(field, issue.message, `See the ${def.scorer_type} config in the README (Evaluations).`);
+    throw bad(field, issue.message, `See the ${def.scorer_type} config in docs/guide.md (Evaluations).`);
   }
   const judge = JUDGES.includes(def.scorer_type);
   if (!judge) {

@@ -3,7 +3,7 @@ import { Conversation } from './shared.js';
 
 /**
  * chat's arguments. Every word here is listed to every user on every turn, so rare controls sit in
- * small nested objects with short descriptions; README "Text generation" documents each in full.
+ * small nested objects with short descriptions; docs/guide.md "Text generation" documents each in full.
  */
 export const FORMATS = ['chat', 'messages', 'responses', 'completions'] as const;
 export type Format = (typeof FORMATS)[number];

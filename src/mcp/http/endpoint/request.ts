@@ -46,11 +46,15 @@ export function hostAllowed(host: string | undefined, port: number, extra: strin
   return LOOPBACK.has(match[1]!.toLowerCase()) && (match[2] === undefined || Number(match[2]) === port);
 }
 
-/** Browsers send Origin; a page on another site must not reach a local server (DNS rebinding). */
-export function originAllowed(origin: string | undefined, port: number): boolean {
+/**
+ * Browsers send Origin; a page on another site must not reach a local server (DNS rebinding).
+ * A page served by a name the operator allowed (`--allowed-hosts`, as `host` or `host:port`) may.
+ */
+export function originAllowed(origin: string | undefined, port: number, extra: string[] = []): boolean {
   if (!origin) return true;
   try {
     const url = new URL(origin);
+    if (extra.includes(url.host)) return true;
     return LOOPBACK.has(url.hostname === '::1' ? '[::1]' : url.hostname) && Number(url.port || 80) === port;
   } catch {
     return false;

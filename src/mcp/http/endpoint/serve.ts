@@ -186,7 +186,7 @@ export async function serveHttp(
     if (url && (await probe(res, url))) return;
     if (
       !hostAllowed(req.headers.host, port, options.allowedHosts) ||
-      !originAllowed(req.headers.origin, port)
+      !originAllowed(req.headers.origin, port, options.allowedHosts)
     ) {
       return json(res, 403, {
         error: 'forbidden',

@@ -82,8 +82,11 @@ export async function openSessionTransport(options: SessionTransportOptions): Pr
       }
       // What the response says in this turn of the event loop (headers, the priming event, a
       // quick reply) goes out in one write, not one per piece.
-      res.cork();
-      setImmediate(() => res.uncork());
+      // The socket is corked, not the response: on Node 22 a corked response that ended in the
+      // same turn (every initialize's reply) went out with headers and no body.
+      const socket = res.socket;
+      socket?.cork();
+      setImmediate(() => socket?.uncork());
       await listener(req, res);
     },
     deliver: (message) => original(message),
