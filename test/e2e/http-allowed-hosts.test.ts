@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { type RunningHttp, serveHttp } from '../../src/mcp/http.js';
+import { type RunningHttp, serveHttp } from '../../src/mcp/http/endpoint/serve.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { registry } from '../helpers/registry.js';
 
