@@ -1,0 +1,216 @@
+/**
+ * One tool, one file: each `test/tools/<area>/<tool>.test.ts` starts one sandbox and one server per
+ * file (`useTool`), calls the tool with a real MCP client and snapshots, inline, the whole
+ * `CallToolResult` and what the sandbox received (`snap`). A change to a reply or to a request shows
+ * as a diff someone reads (sentry-mcp's per-tool snapshots, github-mcp-server's `__toolsnaps__`).
+ *
+ * The sandbox is deterministic (ids from counters, catalog stamps fixed, the clock given here), but
+ * some bits of a reply still differ between runs; `normalise` rewrites exactly these:
+ * - the sandbox's address and port, the server's output folder and other temp paths;
+ * - secrets the file registered (the demo key, keys, tokens, session cookies) become `<secret:name>`,
+ *   so a snapshot never holds one; a secret that reaches a *result* still shows as `<secret:…>` and
+ *   the file's assertion on it fails review (`expectNoSecret` checks results explicitly);
+ * - UUIDs (idempotency keys, server-made ids) become `<uuid:N>`, numbered by first appearance in
+ *   one snapshot, so that "the same id twice" stays visible;
+ * - ISO timestamps become `<time>`, and so does a number within a day of now or of SANDBOX_EPOCH
+ *   (epoch seconds or milliseconds: the sandbox's clock runs, and the server stamps with its own);
+ *   fixed stamps (the catalog's `created`) stay. Numbers in fields named like a measured wait
+ *   (`elapsed…`, `duration…`, `waited…`) become `<ms>`;
+ * - a text item that is compact JSON is parsed, normalised the same way and written back;
+ * - the sandbox's request ids (`req_000123`) become `req_<n>`, since their count depends on earlier
+ *   tests and on how often a job was polled;
+ * - in the request log, transport headers (host, content-length, user-agent, connection, accept-
+ *   encoding) are dropped, and runs of the same request (a job's polls) are kept once.
+ */
+import { tmpdir } from 'node:os';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type Harness, type HarnessOptions, startHarness } from '../helpers/harness.js';
+
+/** 2026-01-01T00:00:00Z: the sandbox's clock starts here and runs at real speed (jobs advance). */
+export const SANDBOX_EPOCH = Date.UTC(2026, 0, 1);
+
+/** What one call produced, normalised: the tool's reply and the requests the sandbox saw. */
+export interface Snap {
+  result: CallToolResult;
+  sent: SentRequest[];
+}
+
+export interface SentRequest {
+  method: string;
+  path: string;
+  query?: Record<string, string>;
+  headers: Record<string, string>;
+  body?: unknown;
+  status?: number;
+}
+
+export interface ToolTest {
+  /** The running harness (valid inside tests). */
+  readonly h: Harness;
+  /** Calls a tool and returns the normalised reply and the requests it caused. */
+  snap(name: string, args?: Record<string, unknown>): Promise<Snap>;
+  /** Names a secret the snapshots must show as `<secret:name>` (keys made during a test). */
+  secret(name: string, value: string): void;
+}
+
+/** Headers that say nothing about the tool's request, only about the transport. */
+const TRANSPORT_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'user-agent',
+  'accept-encoding',
+  'accept-language',
+  'sec-fetch-mode',
+  'keep-alive',
+  'transfer-encoding',
+]);
+
+/**
+ * Starts a sandbox and the server once for the calling file (beforeAll/afterAll). Options are the
+ * harness's; the sandbox clock starts at SANDBOX_EPOCH unless the options give one.
+ */
+export function useTool(options: HarnessOptions = {}): ToolTest {
+  let harness: Harness | undefined;
+  const secrets = new Map<string, string>();
+  beforeAll(async () => {
+    const started = Date.now();
+    harness = await startHarness({
+      ...options,
+      sandbox: { now: () => SANDBOX_EPOCH + (Date.now() - started), ...options.sandbox },
+    });
+    secrets.set('demo-key', harness.sandbox.demoKey);
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+  const test: ToolTest = {
+    get h() {
+      if (!harness) throw new Error('useTool: the harness starts in beforeAll');
+      return harness;
+    },
+    secret(name, value) {
+      secrets.set(name, value);
+    },
+    async snap(name, args = {}) {
+      const h = test.h;
+      h.sandbox.clearRequests();
+      const result = await h.call(name, args);
+      const sent = collapseRuns(h.sandbox.requests.map(summarise));
+      const context: Context = {
+        replacements: [
+          ...[...secrets].map(([label, value]) => [value, `<secret:${label}>`] as [string, string]),
+          [h.sandbox.url, 'http://sandbox'],
+          [`127.0.0.1:${h.sandbox.port}`, 'sandbox'],
+          [`localhost:${h.sandbox.port}`, 'sandbox'],
+          [h.outputDir, '<output>'],
+          [tmpdir(), '<tmp>'],
+        ],
+        uuids: new Map(),
+      };
+      return normalise({ result, sent }, context) as Snap;
+    },
+  };
+  return test;
+}
+
+/** Asserts that no registered secret appears anywhere in a raw (not normalised) result. */
+export function expectNoSecret(result: CallToolResult, ...secrets: string[]): void {
+  const text = JSON.stringify(result);
+  for (const secret of secrets) expect(text).not.toContain(secret);
+}
+
+function summarise(request: Harness['sandbox']['requests'][number]): SentRequest {
+  const headers = Object.fromEntries(
+    Object.entries(request.headers)
+      .filter(([name]) => !TRANSPORT_HEADERS.has(name))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+  return {
+    method: request.method,
+    path: request.path,
+    ...(Object.keys(request.query).length ? { query: request.query } : {}),
+    headers,
+    ...(request.json !== undefined ? { body: request.json } : request.body ? { body: request.body } : {}),
+    ...(request.status !== undefined ? { status: request.status } : {}),
+  };
+}
+
+/** A job polled five times and one polled twice read the same: each run of one request is kept once. */
+function collapseRuns(requests: SentRequest[]): SentRequest[] {
+  const kept: SentRequest[] = [];
+  let last = '';
+  for (const request of requests) {
+    const key = JSON.stringify({ ...request, headers: undefined, status: undefined });
+    if (key !== last) kept.push(request);
+    else kept[kept.length - 1] = request;
+    last = key;
+  }
+  return kept;
+}
+
+interface Context {
+  replacements: [string, string][];
+  uuids: Map<string, string>;
+}
+
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+const ISO_TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?\b/g;
+const REQUEST_ID = /\breq_\d{6,}\b/g;
+const DURATION_KEY = /elapsed|duration|waited/i;
+const DAY_MS = 86_400_000;
+
+/** A number that reads as a stamp of this run: epoch ms or s within a day of now or of the epoch. */
+function isRunStamp(value: number): boolean {
+  if (!Number.isFinite(value)) return false;
+  const ms = value < 1e11 ? value * 1000 : value;
+  return [Date.now(), SANDBOX_EPOCH].some((anchor) => Math.abs(ms - anchor) < DAY_MS);
+}
+
+function normaliseString(value: string, context: Context): string {
+  let text = value;
+  for (const [from, to] of context.replacements) if (from) text = text.split(from).join(to);
+  text = text.replace(UUID, (uuid) => {
+    const known = context.uuids.get(uuid.toLowerCase());
+    if (known) return known;
+    const label = `<uuid:${context.uuids.size + 1}>`;
+    context.uuids.set(uuid.toLowerCase(), label);
+    return label;
+  });
+  return text.replace(ISO_TIME, '<time>').replace(REQUEST_ID, 'req_<n>');
+}
+
+/** Compact JSON text (what the server writes for a structured reply) is normalised as data. */
+function normaliseText(value: string, context: Context): string {
+  if (value.startsWith('{') || value.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (JSON.stringify(parsed) === value) return JSON.stringify(normalise(parsed, context));
+    } catch {
+      // Not JSON after all: normalised as prose below.
+    }
+  }
+  return normaliseString(value, context);
+}
+
+/** Returns a copy with every nondeterministic bit rewritten (see the file's comment). */
+export function normalise(value: unknown, context: Context, key = ''): unknown {
+  if (typeof value === 'string')
+    return key === 'text' ? normaliseText(value, context) : normaliseString(value, context);
+  if (typeof value === 'number') {
+    if (isRunStamp(value)) return '<time>';
+    if (DURATION_KEY.test(key)) return '<ms>';
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((item) => normalise(item, context, key));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([name, item]) => [
+        normaliseString(name, context),
+        normalise(item, context, name),
+      ]),
+    );
+  }
+  return value;
+}
