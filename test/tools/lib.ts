@@ -12,6 +12,8 @@
  *   the file's assertion on it fails review (`expectNoSecret` checks results explicitly);
  * - UUIDs (idempotency keys, server-made ids) become `<uuid:N>`, numbered by first appearance in
  *   one snapshot, so that "the same id twice" stays visible;
+ * - media ids (32 random hex digits, in `orbit://media/…` links and saved file names) become
+ *   `<media:N>`, numbered like UUIDs;
  * - ISO timestamps become `<time>`, and so does a number within a day of now or of SANDBOX_EPOCH
  *   (epoch seconds or milliseconds: the sandbox's clock runs, and the server stamps with its own);
  *   fixed stamps (the catalog's `created`) stay. Numbers in fields named like a measured wait
@@ -20,7 +22,8 @@
  * - the sandbox's request ids (`req_000123`) become `req_<n>`, since their count depends on earlier
  *   tests and on how often a job was polled;
  * - in the request log, transport headers (host, content-length, user-agent, connection, accept-
- *   encoding) are dropped, and runs of the same request (a job's polls) are kept once.
+ *   encoding) are dropped; with `{ polls: 'once' }` runs of the same request (a job's polls, whose
+ *   count depends on timing) are kept once. Retries are otherwise all shown.
  */
 import { tmpdir } from 'node:os';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -45,11 +48,16 @@ export interface SentRequest {
   status?: number;
 }
 
+export interface SnapOptions {
+  /** 'once' keeps one of each run of identical requests: for tools that poll a job. */
+  polls?: 'once' | 'all';
+}
+
 export interface ToolTest {
   /** The running harness (valid inside tests). */
   readonly h: Harness;
   /** Calls a tool and returns the normalised reply and the requests it caused. */
-  snap(name: string, args?: Record<string, unknown>): Promise<Snap>;
+  snap(name: string, args?: Record<string, unknown>, options?: SnapOptions): Promise<Snap>;
   /** Names a secret the snapshots must show as `<secret:name>` (keys made during a test). */
   secret(name: string, value: string): void;
 }
@@ -93,11 +101,12 @@ export function useTool(options: HarnessOptions = {}): ToolTest {
     secret(name, value) {
       secrets.set(name, value);
     },
-    async snap(name, args = {}) {
+    async snap(name, args = {}, options = {}) {
       const h = test.h;
       h.sandbox.clearRequests();
       const result = await h.call(name, args);
-      const sent = collapseRuns(h.sandbox.requests.map(summarise));
+      const requests = h.sandbox.requests.map(summarise);
+      const sent = options.polls === 'once' ? collapseRuns(requests) : requests;
       const context: Context = {
         replacements: [
           ...[...secrets].map(([label, value]) => [value, `<secret:${label}>`] as [string, string]),
@@ -108,6 +117,7 @@ export function useTool(options: HarnessOptions = {}): ToolTest {
           [tmpdir(), '<tmp>'],
         ],
         uuids: new Map(),
+        media: new Map(),
       };
       return normalise({ result, sent }, context) as Snap;
     },
@@ -153,9 +163,11 @@ function collapseRuns(requests: SentRequest[]): SentRequest[] {
 interface Context {
   replacements: [string, string][];
   uuids: Map<string, string>;
+  media: Map<string, string>;
 }
 
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+const MEDIA_ID = /\b[0-9a-f]{32}\b/g;
 const ISO_TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?\b/g;
 const REQUEST_ID = /\breq_\d{6,}\b/g;
 const DURATION_KEY = /elapsed|duration|waited/i;
@@ -171,14 +183,18 @@ function isRunStamp(value: number): boolean {
 function normaliseString(value: string, context: Context): string {
   let text = value;
   for (const [from, to] of context.replacements) if (from) text = text.split(from).join(to);
-  text = text.replace(UUID, (uuid) => {
-    const known = context.uuids.get(uuid.toLowerCase());
-    if (known) return known;
-    const label = `<uuid:${context.uuids.size + 1}>`;
-    context.uuids.set(uuid.toLowerCase(), label);
-    return label;
-  });
+  text = text.replace(UUID, (uuid) => numbered(context.uuids, uuid.toLowerCase(), 'uuid'));
+  text = text.replace(MEDIA_ID, (id) => numbered(context.media, id, 'media'));
   return text.replace(ISO_TIME, '<time>').replace(REQUEST_ID, 'req_<n>');
+}
+
+/** The same value gets the same label within one snapshot: `<kind:N>` by first appearance. */
+function numbered(seen: Map<string, string>, value: string, kind: string): string {
+  const known = seen.get(value);
+  if (known) return known;
+  const label = `<${kind}:${seen.size + 1}>`;
+  seen.set(value, label);
+  return label;
 }
 
 /** Compact JSON text (what the server writes for a structured reply) is normalised as data. */
