@@ -6,7 +6,7 @@
  *
  * The sandbox is deterministic (ids from counters, catalog stamps fixed, the clock given here), but
  * some bits of a reply still differ between runs; `normalise` rewrites exactly these:
- * - the sandbox's address and port, the server's output folder and other temp paths;
+ * - the sandbox's address and port, and the server's output folder (a fresh temp folder);
  * - secrets the file registered (the demo key, keys, tokens, session cookies) become `<secret:name>`,
  *   so a snapshot never holds one; a secret that reaches a *result* still shows as `<secret:…>` and
  *   the file's assertion on it fails review (`expectNoSecret` checks results explicitly);
@@ -15,7 +15,8 @@
  * - media ids (32 random hex digits, in `orbit://media/…` links and saved file names) become
  *   `<media:N>`, numbered like UUIDs;
  * - ISO timestamps become `<time>`, and so does a number within a day of now or of SANDBOX_EPOCH
- *   (epoch seconds or milliseconds: the sandbox's clock runs, and the server stamps with its own);
+ *   (epoch seconds or milliseconds, also as digits inside a string such as `?expires=…`: the
+ *   sandbox's clock runs, and the server stamps with its own);
  *   fixed stamps (the catalog's `created`) stay. Numbers in fields named like a measured wait
  *   (`elapsed…`, `duration…`, `waited…`) become `<ms>`;
  * - a text item that is compact JSON is parsed, normalised the same way and written back;
@@ -25,7 +26,6 @@
  *   encoding) are dropped; with `{ polls: 'once' }` runs of the same request (a job's polls, whose
  *   count depends on timing) are kept once. Retries are otherwise all shown.
  */
-import { tmpdir } from 'node:os';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type Harness, type HarnessOptions, startHarness } from '../helpers/harness.js';
@@ -114,7 +114,6 @@ export function useTool(options: HarnessOptions = {}): ToolTest {
           [`127.0.0.1:${h.sandbox.port}`, 'sandbox'],
           [`localhost:${h.sandbox.port}`, 'sandbox'],
           [h.outputDir, '<output>'],
-          [tmpdir(), '<tmp>'],
         ],
         uuids: new Map(),
         media: new Map(),
@@ -168,6 +167,7 @@ interface Context {
 
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const MEDIA_ID = /\b[0-9a-f]{32}\b/g;
+const EPOCH_DIGITS = /\b\d{10}(?:\d{3})?\b/g;
 const ISO_TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?\b/g;
 const REQUEST_ID = /\breq_\d{6,}\b/g;
 const DURATION_KEY = /elapsed|duration|waited/i;
@@ -185,6 +185,7 @@ function normaliseString(value: string, context: Context): string {
   for (const [from, to] of context.replacements) if (from) text = text.split(from).join(to);
   text = text.replace(UUID, (uuid) => numbered(context.uuids, uuid.toLowerCase(), 'uuid'));
   text = text.replace(MEDIA_ID, (id) => numbered(context.media, id, 'media'));
+  text = text.replace(EPOCH_DIGITS, (digits) => (isRunStamp(Number(digits)) ? '<time>' : digits));
   return text.replace(ISO_TIME, '<time>').replace(REQUEST_ID, 'req_<n>');
 }
 
