@@ -4,8 +4,9 @@
  * `CallToolResult` and what the sandbox received (`snap`). A change to a reply or to a request shows
  * as a diff someone reads (sentry-mcp's per-tool snapshots, github-mcp-server's `__toolsnaps__`).
  *
- * The sandbox is deterministic (ids from counters, catalog stamps fixed, the clock given here), but
- * some bits of a reply still differ between runs; `normalise` rewrites exactly these:
+ * The sandbox is deterministic (ids from counters, catalog stamps fixed) but its clock is the real
+ * one: the server computes "resets in 5 h" against its own clock, so a sandbox on a fixed epoch
+ * would make such replies wrong, not stable. What still differs between runs, `normalise` rewrites:
  * - the sandbox's address and port, and the server's output folder (a fresh temp folder);
  * - secrets the file registered (the demo key, keys, tokens, session cookies) become `<secret:name>`,
  *   so a snapshot never holds one; a secret that reaches a *result* still shows as `<secret:…>` and
@@ -14,9 +15,10 @@
  *   one snapshot, so that "the same id twice" stays visible;
  * - media ids (32 random hex digits, in `orbit://media/…` links and saved file names) become
  *   `<media:N>`, numbered like UUIDs;
- * - ISO timestamps become `<time>`, and so does a number within a day of now or of SANDBOX_EPOCH
- *   (epoch seconds or milliseconds, also as digits inside a string such as `?expires=…`: the
- *   sandbox's clock runs, and the server stamps with its own);
+ * - ISO timestamps become `<time>`, and so does a number within a day of now (epoch seconds or
+ *   milliseconds, also as digits inside a string such as `?expires=…`); a date within two days of
+ *   today becomes `<date>`, and a relative wait such as `in 5 h` or `in 40 min` becomes
+ *   `in <duration>`;
  *   fixed stamps (the catalog's `created`) stay. Numbers in fields named like a measured wait
  *   (`elapsed…`, `duration…`, `waited…`) become `<ms>`;
  * - a text item that is compact JSON is parsed, normalised the same way and written back;
@@ -29,9 +31,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type Harness, type HarnessOptions, startHarness } from '../helpers/harness.js';
-
-/** 2026-01-01T00:00:00Z: the sandbox's clock starts here and runs at real speed (jobs advance). */
-export const SANDBOX_EPOCH = Date.UTC(2026, 0, 1);
 
 /** What one call produced, normalised: the tool's reply and the requests the sandbox saw. */
 export interface Snap {
@@ -77,18 +76,22 @@ const TRANSPORT_HEADERS = new Set([
 
 /**
  * Starts a sandbox and the server once for the calling file (beforeAll/afterAll). Options are the
- * harness's; the sandbox clock starts at SANDBOX_EPOCH unless the options give one.
+ * harness's (the sandbox is quiet unless they say otherwise).
  */
 export function useTool(options: HarnessOptions = {}): ToolTest {
   let harness: Harness | undefined;
   const secrets = new Map<string, string>();
   beforeAll(async () => {
-    const started = Date.now();
     harness = await startHarness({
       ...options,
-      sandbox: { now: () => SANDBOX_EPOCH + (Date.now() - started), ...options.sandbox },
+      sandbox: { quiet: true, ...options.sandbox },
     });
     secrets.set('demo-key', harness.sandbox.demoKey);
+    // Every credential the server holds is a secret too, named by its kind.
+    const held = Array.isArray(options.credentials) ? options.credentials : [];
+    for (const { kind, value } of held) {
+      if (![...secrets.values()].includes(value)) secrets.set(kind.replaceAll('_', '-'), value);
+    }
   });
   afterAll(async () => {
     await harness?.close();
@@ -167,6 +170,8 @@ interface Context {
 
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const MEDIA_ID = /\b[0-9a-f]{32}\b/g;
+const DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
+const RELATIVE = /\bin \d+ (?:min|h|d|s)\b/g;
 const EPOCH_DIGITS = /\b\d{10}(?:\d{3})?\b/g;
 const ISO_TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?\b/g;
 const REQUEST_ID = /\breq_\d{6,}\b/g;
@@ -177,7 +182,7 @@ const DAY_MS = 86_400_000;
 function isRunStamp(value: number): boolean {
   if (!Number.isFinite(value)) return false;
   const ms = value < 1e11 ? value * 1000 : value;
-  return [Date.now(), SANDBOX_EPOCH].some((anchor) => Math.abs(ms - anchor) < DAY_MS);
+  return Math.abs(ms - Date.now()) < DAY_MS;
 }
 
 function normaliseString(value: string, context: Context): string {
@@ -186,7 +191,11 @@ function normaliseString(value: string, context: Context): string {
   text = text.replace(UUID, (uuid) => numbered(context.uuids, uuid.toLowerCase(), 'uuid'));
   text = text.replace(MEDIA_ID, (id) => numbered(context.media, id, 'media'));
   text = text.replace(EPOCH_DIGITS, (digits) => (isRunStamp(Number(digits)) ? '<time>' : digits));
-  return text.replace(ISO_TIME, '<time>').replace(REQUEST_ID, 'req_<n>');
+  return text
+    .replace(ISO_TIME, '<time>')
+    .replace(DATE, (date) => (Math.abs(Date.parse(date) - Date.now()) < 2 * DAY_MS ? '<date>' : date))
+    .replace(RELATIVE, 'in <duration>')
+    .replace(REQUEST_ID, 'req_<n>');
 }
 
 /** The same value gets the same label within one snapshot: `<kind:N>` by first appearance. */
