@@ -13,6 +13,8 @@
  *   the file's assertion on it fails review (`expectNoSecret` checks results explicitly);
  * - UUIDs (idempotency keys, server-made ids) become `<uuid:N>`, numbered by first appearance in
  *   one snapshot, so that "the same id twice" stays visible;
+ * - attestation nonces (random by design: a fresh one per check) become `<nonce:N>`: values of a
+ *   `nonce` field or query parameter and hex after the word "nonce" in text;
  * - media ids (32 random hex digits, in `orbit://media/…` links and saved file names) become
  *   `<media:N>`, numbered like UUIDs;
  * - ISO timestamps become `<time>`, and so does a number within a day of now (epoch seconds or
@@ -59,6 +61,8 @@ export interface ToolTest {
   snap(name: string, args?: Record<string, unknown>, options?: SnapOptions): Promise<Snap>;
   /** Names a secret the snapshots must show as `<secret:name>` (keys made during a test). */
   secret(name: string, value: string): void;
+  /** Shows a value that differs between runs (a temp folder of the test's own) as `label`. */
+  alias(value: string, label: string): void;
 }
 
 /** Headers that say nothing about the tool's request, only about the transport. */
@@ -81,6 +85,7 @@ const TRANSPORT_HEADERS = new Set([
 export function useTool(options: HarnessOptions = {}): ToolTest {
   let harness: Harness | undefined;
   const secrets = new Map<string, string>();
+  const aliases = new Map<string, string>();
   beforeAll(async () => {
     harness = await startHarness({
       ...options,
@@ -104,6 +109,9 @@ export function useTool(options: HarnessOptions = {}): ToolTest {
     secret(name, value) {
       secrets.set(name, value);
     },
+    alias(value, label) {
+      aliases.set(value, label);
+    },
     async snap(name, args = {}, options = {}) {
       const h = test.h;
       h.sandbox.clearRequests();
@@ -113,14 +121,20 @@ export function useTool(options: HarnessOptions = {}): ToolTest {
       const context: Context = {
         replacements: [
           ...[...secrets].map(([label, value]) => [value, `<secret:${label}>`] as [string, string]),
+          ...aliases,
           [h.sandbox.url, 'http://sandbox'],
           [`127.0.0.1:${h.sandbox.port}`, 'sandbox'],
           [`localhost:${h.sandbox.port}`, 'sandbox'],
+          // Per-platform folders name the host with the port (`127.0.0.1_PORT`).
+          [`127.0.0.1_${h.sandbox.port}`, 'sandbox'],
           [h.outputDir, '<output>'],
         ],
         uuids: new Map(),
         media: new Map(),
       };
+      for (const [n, nonce] of [...collectNonces({ result, sent })].entries()) {
+        context.replacements.push([nonce, `<nonce:${n + 1}>`]);
+      }
       return normalise({ result, sent }, context) as Snap;
     },
   };
@@ -160,6 +174,21 @@ function collapseRuns(requests: SentRequest[]): SentRequest[] {
     last = key;
   }
   return kept;
+}
+
+const NONCE_IN_TEXT = /\bnonce[\s=:"]+([0-9a-f]{32,})/gi;
+
+/** Nonces in order of first appearance (a field or query parameter named `nonce`, or prose). */
+function collectNonces(value: unknown, found = new Set<string>(), key = ''): Set<string> {
+  if (typeof value === 'string') {
+    if (key === 'nonce') found.add(value);
+    for (const match of value.matchAll(NONCE_IN_TEXT)) if (match[1]) found.add(match[1]);
+  } else if (Array.isArray(value)) {
+    for (const item of value) collectNonces(item, found, key);
+  } else if (value && typeof value === 'object') {
+    for (const [name, item] of Object.entries(value)) collectNonces(item, found, name);
+  }
+  return found;
 }
 
 interface Context {
