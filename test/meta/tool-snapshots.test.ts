@@ -41,6 +41,9 @@ describe('tool snapshot files', () => {
       expect(snapshots.some((s) => s.includes('"isError": true'))).toBe(true);
       expect(snapshots.some((s) => !s.includes('"isError": true'))).toBe(true);
       for (const secret of SECRETS) expect(source.includes(secret), `${tool} holds a secret`).toBe(false);
+      // A redacted secret may only stand where the request carried it, never in a reply.
+      const redacted = source.split('\n').filter((line) => line.includes('<secret:'));
+      for (const line of redacted) expect(line).toMatch(/"(authorization|cookie|x-api-key)": "/);
     },
   );
 

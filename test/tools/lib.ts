@@ -9,8 +9,9 @@
  * would make such replies wrong, not stable. What still differs between runs, `normalise` rewrites:
  * - the sandbox's address and port, and the server's output folder (a fresh temp folder);
  * - secrets the file registered (the demo key, keys, tokens, session cookies) become `<secret:name>`,
- *   so a snapshot never holds one; a secret that reaches a *result* still shows as `<secret:…>` and
- *   the file's assertion on it fails review (`expectNoSecret` checks results explicitly);
+ *   so a snapshot never holds one; a secret that reaches a *reply* shows as `<secret:…>` outside a
+ *   request header, which test/meta/tool-snapshots.test.ts refuses (`expectNoSecret` checks a raw
+ *   result for a secret made during the test);
  * - UUIDs (idempotency keys, server-made ids) become `<uuid:N>`, numbered by first appearance in
  *   one snapshot, so that "the same id twice" stays visible;
  * - attestation nonces (random by design: a fresh one per check) become `<nonce:N>`: values of a
