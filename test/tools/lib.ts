@@ -31,6 +31,9 @@
  *   encoding) are dropped; with `{ polls: 'once' }` runs of the same request (a job's polls, whose
  *   count depends on timing) are kept once. Retries are otherwise all shown.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type Harness, type HarnessOptions, startHarness } from '../helpers/harness.js';
@@ -140,6 +143,22 @@ export function useTool(options: HarnessOptions = {}): ToolTest {
     },
   };
   return test;
+}
+
+/**
+ * A private config folder for the calling file (quotes and new keys' secret files are kept there),
+ * set as ORBIT_CONFIG_DIR now and removed after the file. Returns its path.
+ */
+export function usePrivateConfigDir(): string {
+  const saved = process.env.ORBIT_CONFIG_DIR;
+  const dir = mkdtempSync(join(tmpdir(), 'orbit-snap-config-'));
+  process.env.ORBIT_CONFIG_DIR = dir;
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    if (saved === undefined) delete process.env.ORBIT_CONFIG_DIR;
+    else process.env.ORBIT_CONFIG_DIR = saved;
+  });
+  return dir;
 }
 
 /** Asserts that no registered secret appears anywhere in a raw (not normalised) result. */

@@ -1,15 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SANDBOX_PEOPLE as P, SANDBOX_MANAGEMENT_TOKENS as T } from '../../../src/sandbox/index.js';
 import { credentials } from '../../helpers/accounts.js';
-import { expectNoSecret, useTool } from '../lib.js';
+import { expectNoSecret, usePrivateConfigDir, useTool } from '../lib.js';
 
 // A new key's secret is written to a file in the config folder: a private one for this file.
-const configDir = mkdtempSync(join(tmpdir(), 'orbit-keys-snap-'));
-process.env.ORBIT_CONFIG_DIR = configDir;
-afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+const configDir = usePrivateConfigDir();
 
 const writer = useTool({
   credentials: credentials({ key: P.demo.apiKey, token: T.keysWrite }),

@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { useTool } from '../lib.js';
+import { describe, expect, it } from 'vitest';
+import { usePrivateConfigDir, useTool } from '../lib.js';
 
 // Quotes of a person's own process are kept in the config folder: a private one for this file.
-const configDir = mkdtempSync(join(tmpdir(), 'orbit-x402-snap-'));
-process.env.ORBIT_CONFIG_DIR = configDir;
-afterAll(() => rmSync(configDir, { recursive: true, force: true }));
+usePrivateConfigDir();
 
 /** No key at all: a payable call answers with a quote. */
 const t = useTool({ credentials: [] });
