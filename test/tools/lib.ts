@@ -27,10 +27,13 @@
  * - a text item that is compact JSON is parsed, normalised the same way and written back;
  * - the sandbox's request ids (`req_000123`) become `req_<n>`, since their count depends on earlier
  *   tests and on how often a job was polled;
+ * - long base64 (an image or audio item's `data`, a data URL in a request body) becomes
+ *   `<base64: N bytes, sha256 0123456789ab>`: readable, yet any change to the bytes shows;
  * - in the request log, transport headers (host, content-length, user-agent, connection, accept-
  *   encoding) are dropped; with `{ polls: 'once' }` runs of the same request (a job's polls, whose
  *   count depends on timing) are kept once. Retries are otherwise all shown.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -234,7 +237,15 @@ function isRunStamp(value: number): boolean {
   return Math.abs(ms - Date.now()) < DAY_MS;
 }
 
+const LONG_BASE64 = /^(data:[\w/+.-]+;base64,)?([A-Za-z0-9+/]{200,}={0,2})$/;
+
 function normaliseString(value: string, context: Context): string {
+  const base64 = LONG_BASE64.exec(value);
+  if (base64?.[2]) {
+    const bytes = Buffer.from(base64[2], 'base64');
+    const digest = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+    return `${base64[1] ?? ''}<base64: ${bytes.length} bytes, sha256 ${digest}>`;
+  }
   let text = value;
   for (const [from, to] of context.replacements) if (from) text = text.split(from).join(to);
   text = text.replace(UUID, (uuid) => numbered(context.uuids, uuid.toLowerCase(), 'uuid'));
