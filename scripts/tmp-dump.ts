@@ -1,0 +1,13 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+const t = new StdioClientTransport({ command: process.execPath, args: ['dist/orbit-mcp.js', '--sandbox', '--toolsets', 'all'], env: { ...process.env, ORBIT_OUTPUT_DIR: '/tmp/vt/out' } as Record<string,string>, stderr: 'inherit' });
+const c = new Client({ name: 'dump', version: '1' }, { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } as never });
+await c.connect(t);
+const tl = await c.listTools();
+console.log('META', tl.tools.filter((x) => x._meta).length);
+const show = async (name: string, args: object) => { const r = await c.callTool({ name, arguments: args as never }); console.log('==', name, JSON.stringify(r.structuredContent).slice(0, 1500)); return r; };
+const models = await show('models_list', { kind: 'image' });
+const ms = async (k: string) => ((await c.callTool({ name: 'models_list', arguments: { kind: k } })).structuredContent as any);
+console.log(JSON.stringify(await ms('video')).slice(0,300), JSON.stringify(await ms('audio')).slice(0,300));
+for (const [n, a] of JSON.parse(process.argv[2] ?? '[]')) await show(n, a);
+await c.close();
