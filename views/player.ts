@@ -9,11 +9,12 @@ const main = document.getElementById('view')!;
 startView('player', (result, view) => draw(result.structuredContent ?? {}, result, view));
 
 async function draw(out: Record<string, unknown>, result: ToolResult, view: View): Promise<void> {
-  const status = str(out.status) ?? 'completed';
+  // The platform writes statuses in either case (COMPLETED, IN_PROGRESS, completed, pending).
+  const status = (str(out.status) ?? 'completed').toLowerCase();
   const runId = str(out.run_id);
   const video = isVideo(view, out);
   if (!DONE.has(status) && runId) return pending(out, runId, video, view);
-  if (status !== 'completed' && status !== 'succeeded') {
+  if (!OK.has(status)) {
     return plain(main, result, `The job ended: ${status}.`);
   }
   const uri = str(out.uri);
@@ -30,7 +31,8 @@ async function draw(out: Record<string, unknown>, result: ToolResult, view: View
   );
 }
 
-const DONE = new Set(['completed', 'succeeded', 'failed', 'error', 'cancelled', 'canceled', 'expired']);
+const OK = new Set(['completed', 'succeeded']);
+const DONE = new Set([...OK, 'failed', 'error', 'cancelled', 'canceled', 'expired']);
 
 /** A video tool's result (the host names the tool; a video result also has a cost estimate object). */
 function isVideo(view: View, out: Record<string, unknown>): boolean {
@@ -51,7 +53,7 @@ function pending(out: Record<string, unknown>, runId: string, video: boolean, vi
   const progress = typeof out.progress === 'number' ? out.progress : undefined;
   const bar = h('progress', { max: '100', id: 'progress' });
   if (progress !== undefined) bar.setAttribute('value', String(progress));
-  const note = h('p', { class: 'status', role: 'status' }, `Still ${str(out.status) ?? 'running'}. ${costLine(out)}`);
+  const note = h('p', { class: 'status', role: 'status' }, `Still ${(str(out.status) ?? 'running').toLowerCase().replace('_', ' ')}. ${costLine(out)}`);
   const resume = h('button', { id: 'resume', type: 'button', class: 'primary' }, 'Check again');
   const tool = video ? 'video_status' : 'job_status';
   resume.addEventListener('click', async () => {

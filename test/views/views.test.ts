@@ -120,9 +120,10 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
   });
 
   it('player: a video and a speech clip load their metadata with a duration above zero', async () => {
-    const input = { model: 'sandbox/video-lite', prompt: 'waves at dusk', duration: '2', resolution: '480p' };
+    const input = { model: 'sandbox/video-pro', prompt: 'waves at dusk', duration: '5' };
     const video = await call('video_generate', input);
-    expect((video.structuredContent as { status: string }).status).toBe('completed');
+    expect(video.isError, JSON.stringify(video.content)).toBeFalsy();
+    expect((video.structuredContent as { status: string }).status).toBe('COMPLETED');
     const shown = await show('video_generate', input, video);
     const duration = await shown.view.waitForFunction(() => {
       const v = document.querySelector('video');
@@ -142,10 +143,10 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
   });
 
   it('player: a running video job shows its progress and resumes with video_status', async () => {
-    const input = { model: 'sandbox/video-lite', prompt: 'a slow pan', wait: false };
+    const input = { model: 'sandbox/video-pro', prompt: 'a slow pan', wait: false };
     const started = await call('video_generate', input);
     const runId = (started.structuredContent as { run_id: string; status: string }).run_id;
-    expect((started.structuredContent as { status: string }).status).not.toBe('completed');
+    expect((started.structuredContent as { status: string }).status).not.toBe('COMPLETED');
     const { page, view } = await show('video_generate', input, started);
     await view.locator('#resume').waitFor();
     const before = asked.length;
@@ -153,5 +154,5 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
     await view.waitForFunction(() => (document.querySelector('video')?.duration ?? 0) > 0, undefined, { timeout: 60_000 });
     expect(asked[before]).toEqual({ name: 'video_status', arguments: { run_id: runId, max_wait_s: 30 } });
     await page.close();
-  });
+  }, 90_000);
 });
