@@ -3,7 +3,7 @@
  * its amount, address and QR code, the expiry counting down, and "I have paid" (x402_complete).
  */
 import { encode } from 'uqr';
-import { h, list, plain, record, startView, str, usd, type View } from './shared/view.js';
+import { h, list, plain, record, startView, str, type View } from './shared/view.js';
 
 const main = document.getElementById('view')!;
 document.head.append(
@@ -44,7 +44,7 @@ startView('payment', (result, view) => {
   }
   const clock = h('span', { id: 'expiry' });
   main.replaceChildren(
-    h('h1', {}, 'Pay ', h('span', { id: 'amount' }, usd(Number(payment.amount_usd))), ' to continue'),
+    h('h1', {}, 'Pay ', h('span', { id: 'amount' }, `$${str(payment.amount_usd) ?? '?'}`), ' to continue'),
     h('p', { class: 'muted' }, 'Expires in ', clock),
     tabs,
     panel,

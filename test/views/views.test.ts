@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import jsQR from 'jsqr';
+import jsqr from 'jsqr';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { rolldown } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,4 +155,123 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
     expect(asked[before]).toEqual({ name: 'video_status', arguments: { run_id: runId, max_wait_s: 30 } });
     await page.close();
   }, 90_000);
+
+  it('payment: each rail has a QR code that decodes to its exact invoice or address, and I have paid calls x402_complete', async () => {
+    const input = { query: 'aurora forecast', payment: 'x402' };
+    const quoted = await call('web_search', input);
+    const payment = (quoted.structuredContent as { payment: Quote }).payment;
+    expect(payment.rails.length).toBeGreaterThan(1);
+    const { page, view } = await show('web_search', input, quoted);
+    expect(await view.textContent('#amount')).toBe(`$${payment.amount_usd}`);
+    expect(await view.textContent('#expiry')).toMatch(/^\d+:\d\d$/);
+    const tabs = view.locator('[role=tab]');
+    expect(await tabs.count()).toBe(payment.rails.length);
+    for (const [index, rail] of payment.rails.entries()) {
+      await tabs.nth(index).click();
+      const want = rail.kind === 'lightning' ? rail.invoice : rail.pay_to;
+      expect(want, rail.scheme).toBeTruthy();
+      expect(await decodeQr(view)).toBe(want);
+      expect(await view.textContent('.rail-amount')).toBe(rail.amount);
+    }
+    const lightning = payment.rails.findIndex((rail) => rail.kind === 'lightning');
+    expect(lightning).toBeGreaterThanOrEqual(0);
+    await tabs.nth(lightning).click();
+    await view.fill('#preimage', 'ab'.repeat(32));
+    const before = asked.length;
+    await view.click('#paid');
+    await view.waitForFunction(() => !/Checking/.test(document.querySelector('.status')?.textContent ?? 'Checking'));
+    expect(asked[before]).toEqual({ name: 'x402_complete', arguments: { quote_id: payment.quote_id, preimage: 'ab'.repeat(32) } });
+    await tabs.nth(0).click();
+    await finish(page, view, 'payment');
+  });
+
+  it('usage: each quota is a meter whose value is the quota used, the budget beside them', async () => {
+    await call('image_generate', { model: 'pixel-lite', prompt: 'a spend to show' });
+    const result = await call('usage_get', {});
+    const usage = result.structuredContent as { quotas: Record<string, { used: number; limit: number }>; budget: { spent_usd: number } };
+    const names = Object.keys(usage.quotas);
+    expect(names.length).toBeGreaterThan(0);
+    const { page, view } = await show('usage_get', {}, result);
+    await view.locator('meter[data-quota]').first().waitFor();
+    for (const name of names) {
+      const meter = view.locator(`meter[data-quota="${name}"]`);
+      expect(await meter.evaluate((m: HTMLMeterElement) => [m.value, m.max])).toEqual([
+        usage.quotas[name]!.used ?? 0,
+        usage.quotas[name]!.limit ?? 1,
+      ]);
+    }
+    expect(await view.textContent('[data-budget=spent]')).toBe(`$${usage.budget.spent_usd.toFixed(2)}`);
+    await finish(page, view, 'usage');
+  });
+
+  it('scores: the table cells equal the structured score table, and rows expand', async () => {
+    const input = {
+      rows: [
+        { input: 'What is the capital of France?', expected_output: 'Capital of FRANCE' },
+        { input: 'Name the largest planet', expected_output: 'Jupiter' },
+      ],
+      candidates: [{ model: 'openai/gpt-sandbox-mini' }, { model: 'anthropic/claude-sandbox', prompt: 'Answer: {{input}}' }],
+      scorers: [
+        'contains',
+        { scorer_type: 'llm_judge', prompt: 'Does "{{output}}" answer "{{input}}"?', config: { pass_threshold: 0.7 } },
+      ],
+    };
+    const result = await call('eval_run', input);
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const table = (result.structuredContent as { table: { candidate: string; scorer: string; mean?: number; pass_rate?: number }[] }).table;
+    expect(table.length).toBe(4);
+    const { page, view } = await show('eval_run', input, result, 'dark');
+    await view.locator('#scores').waitFor();
+    const cells = await view.$$eval('td.cell', (tds) =>
+      tds.map((td) => ({
+        candidate: td.closest('tr')!.getAttribute('data-candidate'),
+        scorer: td.getAttribute('data-scorer'),
+        mean: td.querySelector('.mean')!.textContent,
+        pass: td.querySelector('.pass')?.textContent ?? null,
+      })),
+    );
+    expect(cells).toEqual(
+      table.map((c) => ({
+        candidate: c.candidate,
+        scorer: c.scorer,
+        mean: c.mean === undefined ? '–' : c.mean.toFixed(3),
+        pass: c.pass_rate === undefined ? null : ` · ${Math.round(c.pass_rate * 100)}% pass`,
+      })),
+    );
+    await view.locator('tr[data-candidate] button').first().click();
+    expect(await view.locator('tr.detail:not([hidden])').count()).toBe(1);
+    // The host's dark theme reaches the view.
+    expect(await view.evaluate(() => getComputedStyle(document.body).colorScheme)).toContain('dark');
+    await finish(page, view, 'scores');
+  });
+
+  it('attestation: each check is listed as passed, failed or not checked with its reason, and the signing address', async () => {
+    const result = await call('tee_attestation', {});
+    const out = result.structuredContent as { verified: boolean; signing_address: string; checks: { id: string; status: string; reason: string }[] };
+    const { page, view } = await show('tee_attestation', {}, result);
+    await view.locator('#checks li').first().waitFor();
+    const listed = await view.$$eval('#checks li', (lis) =>
+      lis.map((li) => ({ id: li.getAttribute('data-check'), status: li.getAttribute('data-status'), reason: li.querySelector('.muted')!.textContent })),
+    );
+    expect(listed).toEqual(out.checks.map((c) => ({ id: c.id, status: c.status, reason: c.reason })));
+    expect(await view.textContent('#signer')).toBe(out.signing_address);
+    expect(await view.textContent('#verdict')).toContain(out.verified ? 'Verified' : 'Not verified');
+    await finish(page, view, 'attestation');
+  });
 });
+
+interface Quote {
+  quote_id: string;
+  amount_usd: string;
+  rails: { scheme: string; kind: string; amount?: string; pay_to?: string; invoice?: string }[];
+}
+
+/** Reads the QR canvas the view drew (its pixels, as a screenshot would show them) and decodes it. */
+async function decodeQr(view: Frame): Promise<string | undefined> {
+  const { width, height, data } = await view.$eval('canvas.qr', (canvas: HTMLCanvasElement) => {
+    const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    return { width: pixels.width, height: pixels.height, data: Array.from(pixels.data) };
+  });
+  return jsqr.default(Uint8ClampedArray.from(data), width, height)?.data;
+}
+
