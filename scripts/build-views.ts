@@ -13,7 +13,11 @@ export async function buildViews(outdir: string): Promise<{ name: string; bytes:
   const css = await readFile('views/shared/style.css', 'utf8');
   const built = [];
   for (const name of VIEWS) {
-    const bundle = await rolldown({ input: resolve(`views/${name}.ts`), platform: 'browser', logLevel: 'warn' });
+    const bundle = await rolldown({
+      input: resolve(`views/${name}.ts`),
+      platform: 'browser',
+      logLevel: 'warn',
+    });
     try {
       const { output } = await bundle.generate({ format: 'iife', minify: true });
       const script = output[0].code.replaceAll('</script', '<\\/script');

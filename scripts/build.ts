@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { chmod, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
-import { bundle } from './bundle.js';
 import { buildViews } from './build-views.js';
+import { bundle } from './bundle.js';
 
 /** Our servers pass their own JSON Schema validator; the SDK's default (Ajv) need not be loaded. */
 const withoutAjv: Plugin = {

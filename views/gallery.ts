@@ -28,7 +28,10 @@ async function show(result: ToolResult, view: View): Promise<void> {
   for (const image of list(result.structuredContent?.images)) {
     const uri = str(record(image).uri);
     if (!uri) continue;
-    const img = h('img', { alt: str(view.input.prompt) ?? 'generated image', 'data-uri': uri }) as HTMLImageElement;
+    const img = h('img', {
+      alt: str(view.input.prompt) ?? 'generated image',
+      'data-uri': uri,
+    }) as HTMLImageElement;
     img.src = await view.media(uri);
     img.addEventListener('click', () => {
       zoom.replaceChildren(h('img', { src: img.src, alt: img.alt }));
@@ -55,7 +58,11 @@ function caption(result: ToolResult, view: View): HTMLElement {
 
 /** Vary: the same prompt and model with a new seed. Edit: image_edit of the first image with a prompt. */
 function actions(view: View): HTMLElement {
-  const edit = h('input', { id: 'edit-prompt', placeholder: 'Edit with a prompt', 'aria-label': 'Edit prompt' });
+  const edit = h('input', {
+    id: 'edit-prompt',
+    placeholder: 'Edit with a prompt',
+    'aria-label': 'Edit prompt',
+  });
   const vary = h('button', { id: 'vary', type: 'button' }, 'Vary');
   const apply = h('button', { id: 'edit', type: 'button', class: 'primary' }, 'Edit');
   const run = async (tool: string, args: Record<string, unknown>) => {
@@ -72,12 +79,21 @@ function actions(view: View): HTMLElement {
     // An edit is varied by asking again; a generation with a new seed.
     if (view.input.images) return void run('image_edit', view.input);
     const { model, prompt, resolution, aspect_ratio } = view.input;
-    run('image_generate', { model, prompt, resolution, aspect_ratio, seed: Math.floor(Math.random() * 2 ** 31) });
+    run('image_generate', {
+      model,
+      prompt,
+      resolution,
+      aspect_ratio,
+      seed: Math.floor(Math.random() * 2 ** 31),
+    });
   });
   apply.addEventListener('click', () => {
     const prompt = (edit as HTMLInputElement).value.trim();
     const first = grid.querySelector('img')?.getAttribute('data-uri');
-    if (!prompt || !first) return void (status.textContent = 'Write what to change first.');
+    if (!prompt || !first) {
+      status.textContent = 'Write what to change first.';
+      return;
+    }
     run('image_edit', { prompt, images: [first] });
   });
   return h('div', { class: 'row' }, vary, edit, apply);

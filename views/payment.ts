@@ -34,7 +34,8 @@ startView('payment', (result, view) => {
   const tabs = h('div', { role: 'tablist' });
   const panel = h('div', { class: 'pay', role: 'tabpanel' });
   const select = (index: number) => {
-    for (const [i, tab] of [...tabs.children].entries()) tab.setAttribute('aria-selected', String(i === index));
+    for (const [i, tab] of [...tabs.children].entries())
+      tab.setAttribute('aria-selected', String(i === index));
     panel.replaceChildren(...railPanel(rails[index]!, quoteId, view));
   };
   for (const [index, rail] of rails.entries()) {
@@ -53,32 +54,51 @@ startView('payment', (result, view) => {
   if (rails.length) select(0);
 });
 
-function railName(rail: Rail): string {
-  if (rail.kind === 'lightning') return 'Lightning';
-  return [rail.asset, rail.network ?? rail.scheme].filter(Boolean).join(' on ');
-}
+/** The rail's own name (`base-usdc`, `lightning-l402`) tells rails on one network apart. */
+const railName = (rail: Rail): string => rail.scheme;
+
+/** What the host must send besides the quote: the lightning preimage, or an x402 wallet's signed payload. */
+const PROOF: Record<string, { arg: string; label: string }> = {
+  lightning: { arg: 'preimage', label: 'Preimage from your wallet' },
+  exact: { arg: 'x_payment', label: 'X-PAYMENT payload from your x402 wallet' },
+};
 
 /** What the wallet scans: the invoice for lightning, else the address to pay. */
 const scanned = (rail: Rail): string | undefined => (rail.kind === 'lightning' ? rail.invoice : rail.pay_to);
 
 function railPanel(rail: Rail, quoteId: string, view: View): Node[] {
   const target = scanned(rail);
-  const nodes: Node[] = [h('p', {}, 'Amount ', h('b', { class: 'rail-amount' }, rail.amount ?? '?'), ` ${rail.asset ?? ''}`)];
+  const nodes: Node[] = [
+    h(
+      'p',
+      {},
+      'Amount ',
+      h('b', { class: 'rail-amount' }, rail.amount ?? '?'),
+      rail.network ? ` on ${rail.network}` : '',
+    ),
+  ];
+  if (rail.asset) nodes.push(h('p', { class: 'muted mono' }, `token ${rail.asset}`));
   if (target) {
     nodes.push(qr(target), h('p', { class: 'mono', id: 'pay-target' }, target));
     const copy = h('button', { type: 'button' }, 'Copy');
     copy.addEventListener('click', () => void navigator.clipboard?.writeText(target).catch(() => {}));
     nodes.push(h('div', { class: 'row' }, copy));
   }
-  const preimage = h('input', { id: 'preimage', placeholder: 'Preimage from your wallet', 'aria-label': 'Preimage' });
+  const proof = PROOF[rail.kind];
+  const field =
+    proof &&
+    h('input', { id: proof.arg.replace('_', '-'), placeholder: proof.label, 'aria-label': proof.label });
   const paid = h('button', { id: 'paid', type: 'button', class: 'primary' }, 'I have paid');
   const status = h('p', { class: 'status', role: 'status' });
   paid.addEventListener('click', async () => {
     const args: Record<string, unknown> = { quote_id: quoteId };
-    if (rail.kind === 'lightning') {
-      const value = (preimage as HTMLInputElement).value.trim();
-      if (!value) return void (status.textContent = 'Paste the preimage your wallet shows.');
-      args.preimage = value;
+    if (proof && field) {
+      const value = (field as HTMLInputElement).value.trim();
+      if (!value) {
+        status.textContent = `Paste the ${proof.label.toLowerCase()}.`;
+        return;
+      }
+      args[proof.arg] = value;
     }
     paid.setAttribute('disabled', '');
     status.textContent = 'Checking the payment…';
@@ -90,7 +110,7 @@ function railPanel(rail: Rail, quoteId: string, view: View): Node[] {
       paid.removeAttribute('disabled');
     }
   });
-  nodes.push(h('div', { class: 'row' }, rail.kind === 'lightning' && preimage, paid), status);
+  nodes.push(h('div', { class: 'row' }, field, paid), status);
   return nodes;
 }
 
@@ -98,7 +118,11 @@ function railPanel(rail: Rail, quoteId: string, view: View): Node[] {
 function qr(text: string): HTMLCanvasElement {
   const code = encode(text, { ecc: 'M', border: 4 });
   const scale = Math.max(2, Math.floor(240 / code.size));
-  const canvas = h('canvas', { class: 'qr', 'data-text': text, 'aria-label': `QR code of ${text}` }) as HTMLCanvasElement;
+  const canvas = h('canvas', {
+    class: 'qr',
+    'data-text': text,
+    'aria-label': `QR code of ${text}`,
+  }) as HTMLCanvasElement;
   canvas.width = canvas.height = code.size * scale;
   const draw = canvas.getContext('2d')!;
   draw.fillStyle = '#fff';
@@ -112,7 +136,11 @@ function qr(text: string): HTMLCanvasElement {
 function countdown(clock: HTMLElement, expires: number): void {
   const tick = () => {
     const left = Math.max(0, Math.round((expires - Date.now()) / 1000));
-    clock.textContent = Number.isNaN(left) ? 'unknown' : left ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` : 'expired';
+    clock.textContent = Number.isNaN(left)
+      ? 'unknown'
+      : left
+        ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
+        : 'expired';
     if (left > 0) setTimeout(tick, 1000);
   };
   tick();

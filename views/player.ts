@@ -37,7 +37,9 @@ const DONE = new Set([...OK, 'failed', 'error', 'cancelled', 'canceled', 'expire
 /** A video tool's result (the host names the tool; a video result also has a cost estimate object). */
 function isVideo(view: View, out: Record<string, unknown>): boolean {
   const tool = view.app.getHostContext()?.toolInfo?.tool.name;
-  return tool ? tool.startsWith('video_') : 'video_url' in out || typeof record(out.cost).estimate === 'number';
+  return tool
+    ? tool.startsWith('video_')
+    : 'video_url' in out || typeof record(out.cost).estimate === 'number';
 }
 
 function costLine(out: Record<string, unknown>): string {
@@ -53,7 +55,11 @@ function pending(out: Record<string, unknown>, runId: string, video: boolean, vi
   const progress = typeof out.progress === 'number' ? out.progress : undefined;
   const bar = h('progress', { max: '100', id: 'progress' });
   if (progress !== undefined) bar.setAttribute('value', String(progress));
-  const note = h('p', { class: 'status', role: 'status' }, `Still ${(str(out.status) ?? 'running').toLowerCase().replace('_', ' ')}. ${costLine(out)}`);
+  const note = h(
+    'p',
+    { class: 'status', role: 'status' },
+    `Still ${(str(out.status) ?? 'running').toLowerCase().replace('_', ' ')}. ${costLine(out)}`,
+  );
   const resume = h('button', { id: 'resume', type: 'button', class: 'primary' }, 'Check again');
   const tool = video ? 'video_status' : 'job_status';
   resume.addEventListener('click', async () => {
@@ -67,5 +73,10 @@ function pending(out: Record<string, unknown>, runId: string, video: boolean, vi
       resume.removeAttribute('disabled');
     }
   });
-  main.replaceChildren(h('h1', {}, video ? 'Video in progress' : 'Audio in progress'), bar, note, h('div', { class: 'row' }, resume, h('span', { class: 'mono muted' }, runId)));
+  main.replaceChildren(
+    h('h1', {}, video ? 'Video in progress' : 'Audio in progress'),
+    bar,
+    note,
+    h('div', { class: 'row' }, resume, h('span', { class: 'mono muted' }, runId)),
+  );
 }

@@ -6,7 +6,11 @@ import { h, list, plain, record, startView, str, usd, type View } from './shared
 
 const main = document.getElementById('view')!;
 document.head.append(
-  h('style', {}, 'td.cell{font-variant-numeric:tabular-nums;color:#111}tr.detail td{background:var(--bg2)}.scroll{overflow-x:auto}'),
+  h(
+    'style',
+    {},
+    'td.cell{font-variant-numeric:tabular-nums;color:#111}tr.detail td{background:var(--bg2)}.scroll{overflow-x:auto}',
+  ),
 );
 
 interface Cell {
@@ -20,7 +24,9 @@ interface Cell {
 
 startView('scores', (result, view) => {
   // evals_read wraps the run in `data`; eval_run returns it as is.
-  const out = result.structuredContent?.operation ? record(result.structuredContent.data) : (result.structuredContent ?? {});
+  const out = result.structuredContent?.operation
+    ? record(result.structuredContent.data)
+    : (result.structuredContent ?? {});
   const cells = list(out.table).map((c) => record(c) as unknown as Cell);
   if (!cells.length) return plain(main, result, 'No score table in this result.');
   const candidates = [...new Set(cells.map((c) => c.candidate))];
@@ -30,7 +36,11 @@ startView('scores', (result, view) => {
   const experiment = str(out.experiment_id) ?? str(record(out.experiment).id);
   const body = h('tbody');
   for (const candidate of candidates) {
-    const row = h('tr', { 'data-candidate': candidate }, h('th', {}, h('button', { type: 'button', 'aria-expanded': 'false' }, `▸ ${candidate}`)));
+    const row = h(
+      'tr',
+      { 'data-candidate': candidate },
+      h('th', {}, h('button', { type: 'button', 'aria-expanded': 'false' }, `▸ ${candidate}`)),
+    );
     for (const scorer of scorers) row.append(cell(at.get(`${candidate}\u0000${scorer}`), scorer));
     const detail = h('tr', { class: 'detail', hidden: '' }, h('td', { colspan: String(scorers.length + 1) }));
     row.querySelector('button')!.addEventListener('click', (event) => {
@@ -43,8 +53,22 @@ startView('scores', (result, view) => {
   }
   main.replaceChildren(
     h('h1', {}, 'Scores', str(out.status) ? ` · ${out.status}` : ''),
-    h('div', { class: 'scroll' }, h('table', { id: 'scores' }, h('thead', {}, h('tr', {}, h('th', {}, 'candidate'), ...scorers.map((s) => h('th', {}, s)))), body)),
-    h('p', { class: 'muted' }, typeof out.cost_usd === 'number' ? `Cost ${usd(out.cost_usd)}` : '', experiment ? ` · ${experiment}` : ''),
+    h(
+      'div',
+      { class: 'scroll' },
+      h(
+        'table',
+        { id: 'scores' },
+        h('thead', {}, h('tr', {}, h('th', {}, 'candidate'), ...scorers.map((s) => h('th', {}, s)))),
+        body,
+      ),
+    ),
+    h(
+      'p',
+      { class: 'muted' },
+      typeof out.cost_usd === 'number' ? `Cost ${usd(out.cost_usd)}` : '',
+      experiment ? ` · ${experiment}` : '',
+    ),
   );
 });
 
@@ -53,18 +77,36 @@ function cell(c: Cell | undefined, scorer: string): HTMLElement {
   if (!c) return h('td', { class: 'muted' }, '–');
   const td = h(
     'td',
-    { class: 'cell', 'data-scorer': scorer, 'data-mean': c.mean?.toString(), 'data-pass-rate': c.pass_rate?.toString() },
+    {
+      class: 'cell',
+      'data-scorer': scorer,
+      'data-mean': c.mean?.toString(),
+      'data-pass-rate': c.pass_rate?.toString(),
+    },
     h('span', { class: 'mean' }, c.mean === undefined ? '–' : c.mean.toFixed(3)),
-    c.pass_rate === undefined ? false : h('span', { class: 'pass' }, ` · ${Math.round(c.pass_rate * 100)}% pass`),
+    c.pass_rate === undefined
+      ? false
+      : h('span', { class: 'pass' }, ` · ${Math.round(c.pass_rate * 100)}% pass`),
     c.failures ? h('span', { class: 'bad' }, ` · ${c.failures} failed`) : false,
   );
-  if (c.mean !== undefined) td.style.background = `hsl(${Math.round(Math.max(0, Math.min(1, c.mean)) * 120)} 70% 72%)`;
+  if (c.mean !== undefined)
+    td.style.background = `hsl(${Math.round(Math.max(0, Math.min(1, c.mean)) * 120)} 70% 72%)`;
   return td;
 }
 
-async function expand(into: HTMLElement, candidate: string, worst: string[], experiment: string | undefined, view: View) {
+async function expand(
+  into: HTMLElement,
+  candidate: string,
+  worst: string[],
+  experiment: string | undefined,
+  view: View,
+) {
   const mine = worst.filter((line) => line.includes(candidate));
-  into.replaceChildren(...(mine.length ? mine : ['No low scores for this candidate.']).map((line) => h('p', { class: 'mono' }, line)));
+  into.replaceChildren(
+    ...(mine.length ? mine : ['No low scores for this candidate.']).map((line) =>
+      h('p', { class: 'mono' }, line),
+    ),
+  );
   if (!experiment) return;
   const more = h('button', { type: 'button', class: 'outputs' }, 'Show outputs');
   more.addEventListener('click', async () => {
@@ -73,7 +115,17 @@ async function expand(into: HTMLElement, candidate: string, worst: string[], exp
       const page = await view.call('evals_read', { operation: 'experiments.output_items', id: experiment });
       const items = list(record(page.data).data ?? page.data).map(record);
       const shown = items.filter((item) => JSON.stringify(item).includes(candidate)).slice(0, 10);
-      more.replaceWith(...(shown.length ? shown.map((item) => h('p', { class: 'mono' }, `${JSON.stringify(item.input ?? '')} → ${String(item.output ?? '(not stored)')}`)) : [h('p', { class: 'muted' }, 'No outputs were stored for this run.')]));
+      more.replaceWith(
+        ...(shown.length
+          ? shown.map((item) =>
+              h(
+                'p',
+                { class: 'mono' },
+                `${JSON.stringify(item.input ?? '')} → ${String(item.output ?? '(not stored)')}`,
+              ),
+            )
+          : [h('p', { class: 'muted' }, 'No outputs were stored for this run.')]),
+      );
     } catch (error) {
       more.replaceWith(h('p', { class: 'bad' }, error instanceof Error ? error.message : String(error)));
     }

@@ -33,7 +33,12 @@ function quota(name: string, row: Record<string, unknown>): HTMLElement {
   return h(
     'div',
     { class: 'card quota' },
-    h('p', {}, h('b', {}, name.replaceAll('_', ' ')), ` ${used ?? '?'} / ${limit ?? '∞'} ${str(row.unit) ?? ''}`),
+    h(
+      'p',
+      {},
+      h('b', {}, name.replaceAll('_', ' ')),
+      ` ${used ?? '?'} / ${limit ?? '∞'} ${str(row.unit) ?? ''}`,
+    ),
     meter,
     h('p', { class: 'muted' }, reset ? `Resets in ${reset}` : 'No reset time given'),
   );
@@ -56,6 +61,12 @@ function budget(b: Record<string, unknown>): HTMLElement {
     limit === undefined
       ? false
       : h('meter', { min: '0', max: String(limit), value: String(spent + reserved), id: 'budget-meter' }),
-    h('table', {}, ...rows.map(([label, value]) => h('tr', {}, h('th', {}, label), h('td', { 'data-budget': label.toLowerCase() }, value)))),
+    h(
+      'table',
+      {},
+      ...rows.map(([label, value]) =>
+        h('tr', {}, h('th', {}, label), h('td', { 'data-budget': label.toLowerCase() }, value)),
+      ),
+    ),
   );
 }

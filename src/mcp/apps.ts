@@ -1,4 +1,9 @@
-import { CLIENT_CAPABILITIES_META_KEY, type Server, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type Server,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import { URI_SCHEME } from '../word.js';
 
 /**

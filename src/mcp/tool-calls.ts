@@ -51,7 +51,9 @@ export function registerToolCalls(deps: CallDeps): void {
   const enabled = new Set(deps.listed.map((entry) => entry.name));
   deps.server.setRequestHandler('tools/list', async (_request, ctx) => {
     const views = rendersViews(deps.server, ctx);
-    return { tools: deps.listed.map((entry) => (views ? withView(entry.listing, entry.view) : entry.listing)) };
+    return {
+      tools: deps.listed.map((entry) => (views ? withView(entry.listing, entry.view) : entry.listing)),
+    };
   });
   deps.server.setRequestHandler('tools/call', async (request, ctx) => {
     const name = request.params.name;

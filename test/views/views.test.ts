@@ -30,7 +30,10 @@ const asked: { name: string; arguments: Record<string, unknown> }[] = [];
 describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
   beforeAll(async () => {
     outputDir = await mkdtemp(join(tmpdir(), 'orbit-views-'));
-    client = new Client({ name: 'orbit-view-host', version: '1.0.0' }, { capabilities: { extensions: UI } as never });
+    client = new Client(
+      { name: 'orbit-view-host', version: '1.0.0' },
+      { capabilities: { extensions: UI } as never },
+    );
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
@@ -40,7 +43,11 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
       }),
     );
     tools = (await client.listTools()).tools;
-    const bundle = await rolldown({ input: resolve('test/views/host/page.ts'), platform: 'browser', logLevel: 'warn' });
+    const bundle = await rolldown({
+      input: resolve('test/views/host/page.ts'),
+      platform: 'browser',
+      logLevel: 'warn',
+    });
     hostScript = (await bundle.generate({ format: 'iife' })).output[0].code;
     await bundle.close();
     browser = await launchBrowser();
@@ -53,7 +60,9 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
   });
 
   async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as CallToolResult;
+    const result = (await client.callTool({ name, arguments: args }, undefined, {
+      timeout: 60_000,
+    })) as CallToolResult;
     recordOutcome(name, result.isError === true);
     return result;
   }
@@ -75,17 +84,27 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
     const page = await browser.newPage({ viewport: { width: WIDTH, height: 700 } });
     await page.exposeFunction('mcp', async (method: string, params: Record<string, unknown>) => {
       if (method === 'tools/call') {
-        asked.push({ name: String(params.name), arguments: (params.arguments ?? {}) as Record<string, unknown> });
+        asked.push({
+          name: String(params.name),
+          arguments: (params.arguments ?? {}) as Record<string, unknown>,
+        });
         return call(String(params.name), (params.arguments ?? {}) as Record<string, unknown>);
       }
       return client.readResource(params as { uri: string });
     });
-    await page.setContent(`<!doctype html><html><body style="margin:0"><script>${hostScript}</script></body></html>`);
-    const meta = (content._meta?.ui ?? {}) as { csp?: object };
-    await page.evaluate(
-      (shown) => window.showView(shown),
-      { html, csp: meta.csp ?? {}, tool: listed, input, result, theme, width: WIDTH } as never,
+    await page.setContent(
+      `<!doctype html><html><body style="margin:0"><script>${hostScript}</script></body></html>`,
     );
+    const meta = (content._meta?.ui ?? {}) as { csp?: object };
+    await page.evaluate((shown) => window.showView(shown), {
+      html,
+      csp: meta.csp ?? {},
+      tool: listed,
+      input,
+      result,
+      theme,
+      width: WIDTH,
+    } as never);
     const frame = await (await page.waitForSelector('iframe')).contentFrame();
     return { page, view: frame! };
   }
@@ -107,7 +126,9 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
     await img.waitFor();
     await view.waitForFunction(() => (document.querySelector('.grid img') as HTMLImageElement)?.complete);
     const size = await img.evaluate((i: HTMLImageElement) => [i.naturalWidth, i.naturalHeight]);
-    const png = await client.readResource({ uri: (result.structuredContent as { images: { uri: string }[] }).images[0]!.uri });
+    const png = await client.readResource({
+      uri: (result.structuredContent as { images: { uri: string }[] }).images[0]!.uri,
+    });
     const bytes = Buffer.from(String((png.contents[0] as { blob: string }).blob), 'base64');
     expect(size).toEqual([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]);
     expect(await view.textContent('#prompt')).toBe(input.prompt);
@@ -151,7 +172,9 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
     await view.locator('#resume').waitFor();
     const before = asked.length;
     await view.click('#resume');
-    await view.waitForFunction(() => (document.querySelector('video')?.duration ?? 0) > 0, undefined, { timeout: 60_000 });
+    await view.waitForFunction(() => (document.querySelector('video')?.duration ?? 0) > 0, undefined, {
+      timeout: 60_000,
+    });
     expect(asked[before]).toEqual({ name: 'video_status', arguments: { run_id: runId, max_wait_s: 30 } });
     await page.close();
   }, 90_000);
@@ -179,8 +202,13 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
     await view.fill('#preimage', 'ab'.repeat(32));
     const before = asked.length;
     await view.click('#paid');
-    await view.waitForFunction(() => !/Checking/.test(document.querySelector('.status')?.textContent ?? 'Checking'));
-    expect(asked[before]).toEqual({ name: 'x402_complete', arguments: { quote_id: payment.quote_id, preimage: 'ab'.repeat(32) } });
+    await view.waitForFunction(
+      () => !/Checking/.test(document.querySelector('.status')?.textContent ?? 'Checking'),
+    );
+    expect(asked[before]).toEqual({
+      name: 'x402_complete',
+      arguments: { quote_id: payment.quote_id, preimage: 'ab'.repeat(32) },
+    });
     await tabs.nth(0).click();
     await finish(page, view, 'payment');
   });
@@ -188,7 +216,10 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
   it('usage: each quota is a meter whose value is the quota used, the budget beside them', async () => {
     await call('image_generate', { model: 'pixel-lite', prompt: 'a spend to show' });
     const result = await call('usage_get', {});
-    const usage = result.structuredContent as { quotas: Record<string, { used: number; limit: number }>; budget: { spent_usd: number } };
+    const usage = result.structuredContent as {
+      quotas: Record<string, { used: number; limit: number }>;
+      budget: { spent_usd: number };
+    };
     const names = Object.keys(usage.quotas);
     expect(names.length).toBeGreaterThan(0);
     const { page, view } = await show('usage_get', {}, result);
@@ -210,15 +241,26 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
         { input: 'What is the capital of France?', expected_output: 'Capital of FRANCE' },
         { input: 'Name the largest planet', expected_output: 'Jupiter' },
       ],
-      candidates: [{ model: 'openai/gpt-sandbox-mini' }, { model: 'anthropic/claude-sandbox', prompt: 'Answer: {{input}}' }],
+      candidates: [
+        { model: 'openai/gpt-sandbox-mini' },
+        { model: 'anthropic/claude-sandbox', prompt: 'Answer: {{input}}' },
+      ],
       scorers: [
         'contains',
-        { scorer_type: 'llm_judge', prompt: 'Does "{{output}}" answer "{{input}}"?', config: { pass_threshold: 0.7 } },
+        {
+          scorer_type: 'llm_judge',
+          prompt: 'Does "{{output}}" answer "{{input}}"?',
+          config: { pass_threshold: 0.7 },
+        },
       ],
     };
     const result = await call('eval_run', input);
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    const table = (result.structuredContent as { table: { candidate: string; scorer: string; mean?: number; pass_rate?: number }[] }).table;
+    const table = (
+      result.structuredContent as {
+        table: { candidate: string; scorer: string; mean?: number; pass_rate?: number }[];
+      }
+    ).table;
     expect(table.length).toBe(4);
     const { page, view } = await show('eval_run', input, result, 'dark');
     await view.locator('#scores').waitFor();
@@ -247,11 +289,19 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
 
   it('attestation: each check is listed as passed, failed or not checked with its reason, and the signing address', async () => {
     const result = await call('tee_attestation', {});
-    const out = result.structuredContent as { verified: boolean; signing_address: string; checks: { id: string; status: string; reason: string }[] };
+    const out = result.structuredContent as {
+      verified: boolean;
+      signing_address: string;
+      checks: { id: string; status: string; reason: string }[];
+    };
     const { page, view } = await show('tee_attestation', {}, result);
     await view.locator('#checks li').first().waitFor();
     const listed = await view.$$eval('#checks li', (lis) =>
-      lis.map((li) => ({ id: li.getAttribute('data-check'), status: li.getAttribute('data-status'), reason: li.querySelector('.muted')!.textContent })),
+      lis.map((li) => ({
+        id: li.getAttribute('data-check'),
+        status: li.getAttribute('data-status'),
+        reason: li.querySelector('.muted')!.textContent,
+      })),
     );
     expect(listed).toEqual(out.checks.map((c) => ({ id: c.id, status: c.status, reason: c.reason })));
     expect(await view.textContent('#signer')).toBe(out.signing_address);
@@ -274,4 +324,3 @@ async function decodeQr(view: Frame): Promise<string | undefined> {
   });
   return jsqr.default(Uint8ClampedArray.from(data), width, height)?.data;
 }
-

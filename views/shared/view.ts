@@ -2,7 +2,12 @@
  * What every view shares: the app side of the MCP Apps bridge (ext-apps' App over postMessage),
  * the host's theme, and the two things a view asks the host for: a tool call and a media read.
  */
-import { App, applyDocumentTheme, applyHostStyleVariables, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
+import {
+  App,
+  applyDocumentTheme,
+  applyHostStyleVariables,
+  type McpUiHostContext,
+} from '@modelcontextprotocol/ext-apps';
 
 export interface ToolResult {
   structuredContent?: Record<string, unknown>;
@@ -20,7 +25,10 @@ export interface View {
   media(uri: string): Promise<string>;
 }
 
-export function startView(name: string, render: (result: ToolResult, view: View) => void | Promise<void>): void {
+export function startView(
+  name: string,
+  render: (result: ToolResult, view: View) => void | Promise<void>,
+): void {
   const app = new App({ name: `orbit-${name}`, version: '1.0.0' }, {}, { autoResize: true });
   const view: View = {
     app,
@@ -67,9 +75,14 @@ function fail(error: unknown): void {
 type Child = Node | string | number | false | null | undefined;
 
 /** A DOM element: `h('td', { class: 'num' }, '0.5')`. Text is set as text, never parsed as HTML. */
-export function h(tag: string, attributes: Record<string, string | undefined> = {}, ...children: Child[]): HTMLElement {
+export function h(
+  tag: string,
+  attributes: Record<string, string | undefined> = {},
+  ...children: Child[]
+): HTMLElement {
   const element = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) element.setAttribute(key, value);
+  for (const [key, value] of Object.entries(attributes))
+    if (value !== undefined) element.setAttribute(key, value);
   for (const child of children) {
     if (child === false || child === null || child === undefined) continue;
     element.append(typeof child === 'object' ? child : String(child));
@@ -78,10 +91,13 @@ export function h(tag: string, attributes: Record<string, string | undefined> = 
 }
 
 /** The nodes of a list with its `false` entries (parts not shown) left out. */
-export const present = (...nodes: (Node | false)[]): Node[] => nodes.filter((node): node is Node => node !== false);
+export const present = (...nodes: (Node | false)[]): Node[] =>
+  nodes.filter((node): node is Node => node !== false);
 
 export const usd = (value: unknown): string =>
-  typeof value === 'number' ? `$${value < 0.01 && value > 0 ? value.toFixed(4) : value.toFixed(2)}` : String(value ?? '');
+  typeof value === 'number'
+    ? `$${value < 0.01 && value > 0 ? value.toFixed(4) : value.toFixed(2)}`
+    : String(value ?? '');
 
 export const record = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
