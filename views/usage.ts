@@ -29,7 +29,10 @@ function quota(name: string, row: Record<string, unknown>): HTMLElement {
     optimum: '0',
     'aria-label': `${name} used`,
   });
-  const reset = str(row.resets_in) ?? str(row.resets_at);
+  // resets_in reads as a phrase ("in 2 h"); resets_at is a time.
+  const reset =
+    str(row.resets_in) ??
+    (str(row.resets_at) ? `at ${new Date(str(row.resets_at)!).toLocaleString()}` : undefined);
   return h(
     'div',
     { class: 'card quota' },
@@ -40,7 +43,7 @@ function quota(name: string, row: Record<string, unknown>): HTMLElement {
       ` ${used ?? '?'} / ${limit ?? '∞'} ${str(row.unit) ?? ''}`,
     ),
     meter,
-    h('p', { class: 'muted' }, reset ? `Resets in ${reset}` : 'No reset time given'),
+    h('p', { class: 'muted' }, reset ? `Resets ${reset}` : 'No reset time given'),
   );
 }
 

@@ -81,7 +81,7 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
     const content = read.contents[0]!;
     expect(content.mimeType).toBe('text/html;profile=mcp-app');
     const html = 'text' in content ? String(content.text) : '';
-    const page = await browser.newPage({ viewport: { width: WIDTH, height: 700 } });
+    const page = await browser.newPage({ viewport: { width: WIDTH, height: 2000 } });
     await page.exposeFunction('mcp', async (method: string, params: Record<string, unknown>) => {
       if (method === 'tools/call') {
         asked.push({
@@ -217,7 +217,7 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
     await call('image_generate', { model: 'pixel-lite', prompt: 'a spend to show' });
     const result = await call('usage_get', {});
     const usage = result.structuredContent as {
-      quotas: Record<string, { used: number; limit: number }>;
+      quotas: Record<string, { used: number; limit: number; resets_in: string }>;
       budget: { spent_usd: number };
     };
     const names = Object.keys(usage.quotas);
@@ -230,6 +230,7 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
         usage.quotas[name]!.used ?? 0,
         usage.quotas[name]!.limit ?? 1,
       ]);
+      expect(await meter.locator('..').textContent()).toContain(`Resets ${usage.quotas[name]!.resets_in}`);
     }
     expect(await view.textContent('[data-budget=spent]')).toBe(`$${usage.budget.spent_usd.toFixed(2)}`);
     await finish(page, view, 'usage');
