@@ -51,6 +51,10 @@ async function hostJourney(client: Client) {
   const uri = (made.structuredContent as { images: { uri: string }[] }).images[0]!.uri;
   const media = await client.readResource({ uri });
   expect(media.contents[0]).toMatchObject({ mimeType: 'image/png', blob: expect.any(String) });
+  // Only the six views are served: no name reaches another file.
+  for (const name of ['../package.json', '..%2F..%2Fpackage.json', 'gallery.html']) {
+    await expect(client.readResource({ uri: `ui://orbit/${name}` })).rejects.toThrow(/No view/);
+  }
 }
 
 describe('MCP Apps views over stdio and HTTP, both eras', () => {
