@@ -140,7 +140,7 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
     await finish(page, view, 'gallery');
   });
 
-  it('player: a video and a speech clip load their metadata with a duration above zero', async () => {
+  it('player: a video, a speech clip and a music clip load their metadata with a duration above zero', async () => {
     const input = { model: 'sandbox/video-pro', prompt: 'waves at dusk', duration: '5' };
     const video = await call('video_generate', input);
     expect(video.isError, JSON.stringify(video.content)).toBeFalsy();
@@ -153,14 +153,22 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
     expect(await duration.jsonValue()).toBeGreaterThan(0);
     await finish(shown.page, shown.view, 'player');
 
-    const speech = await call('speech_generate', { text: 'Hello from the sandbox.', format: 'wav' });
-    const heard = await show('speech_generate', { text: 'Hello from the sandbox.' }, speech);
-    const seconds = await heard.view.waitForFunction(() => {
-      const a = document.querySelector('audio');
-      return a && a.readyState >= 1 && a.duration > 0 ? a.duration : 0;
-    });
-    expect(await seconds.jsonValue()).toBeGreaterThan(0);
-    await heard.page.close();
+    // Speech as WAV and music as MP3: both decode in the browser.
+    const clips: [string, Record<string, unknown>][] = [
+      ['speech_generate', { text: 'Hello from the sandbox.', format: 'wav' }],
+      ['music_generate', { prompt: 'calm piano', model: 'music-lite' }],
+    ];
+    for (const [tool, args] of clips) {
+      const clip = await call(tool, args);
+      expect(clip.isError, JSON.stringify(clip.content)).toBeFalsy();
+      const heard = await show(tool, args, clip);
+      const seconds = await heard.view.waitForFunction(() => {
+        const a = document.querySelector('audio');
+        return a && a.readyState >= 1 && a.duration > 0 ? a.duration : 0;
+      });
+      expect(await seconds.jsonValue(), tool).toBeGreaterThan(0);
+      await heard.page.close();
+    }
   });
 
   it('player: a running video job shows its progress and resumes with video_status', async () => {
