@@ -113,7 +113,9 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
   async function finish(page: Page, view: Frame, name: string): Promise<void> {
     const overflow = await view.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${name} fits ${WIDTH} px`).toBeLessThanOrEqual(0);
-    await page.locator('iframe').screenshot({ path: `docs/screenshots/${name}.png` });
+    // The README's pictures are refreshed on request; otherwise a run leaves the tree as it was.
+    const folder = process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : outputDir;
+    await page.locator('iframe').screenshot({ path: join(folder, `${name}.png`) });
     await page.close();
   }
 
