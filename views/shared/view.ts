@@ -106,7 +106,10 @@ export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value
 
 export const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-/** Shows what the host handed over when a result is not the kind this view draws. */
+/**
+ * A result this view does not draw (a chat without verify, a search that cost nothing): one quiet
+ * line, and the error's own words when the call failed. The host shows the result's text anyway.
+ */
 export function plain(main: HTMLElement, result: ToolResult, why: string): void {
-  main.replaceChildren(h('p', { class: 'muted' }, why), h('p', {}, textOf(result).slice(0, 600)));
+  main.replaceChildren(h('p', { class: 'muted' }, result.isError ? textOf(result).slice(0, 600) : why));
 }
