@@ -26,6 +26,7 @@ startView('attestation', (result) => {
         str(out.model ?? top.model) ? ` · ${out.model ?? top.model}` : '',
       ),
       signer ? h('p', {}, 'Signing address ', h('span', { class: 'mono', id: 'signer' }, signer)) : false,
+      str(out.verdict) ? h('p', { id: 'reason' }, str(out.verdict)!) : false,
       h(
         'ul',
         { id: 'checks', style: 'list-style:none;padding:0' },

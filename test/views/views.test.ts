@@ -318,6 +318,24 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
     expect(await view.textContent('#signer')).toBe(out.signing_address);
     expect(await view.textContent('#verdict')).toContain(out.verified ? 'Verified' : 'Not verified');
     await finish(page, view, 'attestation');
+
+    // chat with verify shows its reply's verdict; without verify, one quiet line.
+    const asked = { model: 'TEE/llama-sandbox', prompt: 'Are you in an enclave?', verify: true };
+    const verified = await call('chat', asked);
+    const verdict = (verified.structuredContent as { verification: { verdict: string } }).verification
+      .verdict;
+    const shown = await show('chat', asked, verified);
+    await shown.view.locator('#verdict').waitFor();
+    expect(await shown.view.textContent('#verdict')).toContain('✓ Verified');
+    expect(await shown.view.textContent('#reason')).toBe(verdict);
+    await shown.page.close();
+    const plainChat = { model: 'openai/gpt-sandbox', prompt: 'Hello' };
+    const unverified = await show('chat', plainChat, await call('chat', plainChat));
+    await unverified.view.waitForFunction(() => !/Waiting/.test(document.body.textContent ?? ''));
+    expect(await unverified.view.textContent('main')).toBe(
+      'No attestation in this result; ask with verify: true on an enclave model.',
+    );
+    await unverified.page.close();
   });
 });
 
