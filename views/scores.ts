@@ -114,17 +114,19 @@ async function expand(
     try {
       const page = await view.call('evals_read', { operation: 'experiments.output_items', id: experiment });
       const items = list(record(page.data).data ?? page.data).map(record);
-      const shown = items.filter((item) => JSON.stringify(item).includes(candidate)).slice(0, 10);
+      const shown = items
+        .filter((item) => item.model === candidate || item.candidate_id === candidate)
+        .slice(0, 10);
       more.replaceWith(
         ...(shown.length
           ? shown.map((item) =>
               h(
                 'p',
                 { class: 'mono' },
-                `${JSON.stringify(item.input ?? '')} → ${String(item.output ?? '(not stored)')}`,
+                `${JSON.stringify(item.input ?? '')} → ${str(item.output) ?? `(not stored: ${str(item.content_suppressed_reason) ?? 'the run kept no content'})`}`,
               ),
             )
-          : [h('p', { class: 'muted' }, 'No outputs were stored for this run.')]),
+          : [h('p', { class: 'muted' }, 'No output items for this candidate.')]),
       );
     } catch (error) {
       more.replaceWith(h('p', { class: 'bad' }, error instanceof Error ? error.message : String(error)));

@@ -296,6 +296,27 @@ describe.skipIf(skipBrowserTests)('MCP Apps views in Chromium', () => {
     // The host's dark theme reaches the view.
     expect(await view.evaluate(() => getComputedStyle(document.body).colorScheme)).toContain('dark');
     await finish(page, view, 'scores');
+
+    // The same run read back with evals_read; an expanded row fetches the outputs through the host.
+    const id = (result.structuredContent as { experiment_id: string }).experiment_id;
+    const readArgs = { operation: 'experiments.get', id };
+    const again = await show('evals_read', readArgs, await call('evals_read', readArgs));
+    await again.view.locator('#scores').waitFor();
+    expect(await again.view.locator('td.cell').count()).toBe(table.length);
+    await again.view.locator('tr[data-candidate] button').first().click();
+    const before = asked.length;
+    await again.view.click('button.outputs');
+    await again.view.waitForFunction(() => !document.querySelector('button.outputs'));
+    // One line per row of the run for this candidate: its input, then its output or why none was kept.
+    const lines = await again.view.$$eval('tr.detail:not([hidden]) p.mono', (ps) =>
+      ps.map((p) => p.textContent ?? ''),
+    );
+    expect(lines.filter((line) => line.includes(' → ')).length).toBe(input.rows.length);
+    expect(asked[before]).toEqual({
+      name: 'evals_read',
+      arguments: { operation: 'experiments.output_items', id },
+    });
+    await again.page.close();
   });
 
   it('attestation: each check is listed as passed, failed or not checked with its reason, and the signing address', async () => {
