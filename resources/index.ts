@@ -5,6 +5,15 @@ import media from './media.js';
 import model from './model.js';
 import models from './models.js';
 import usage from './usage.js';
+import views from './views.js';
 
 /** Every resource; the more specific template first, since templates are matched in order. */
-export const resources: readonly ResourceDefinition[] = [model, models, media, jobs, usage, dataEndpoints];
+export const resources: readonly ResourceDefinition[] = [
+  model,
+  models,
+  media,
+  jobs,
+  usage,
+  dataEndpoints,
+  views,
+];

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { chmod, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
+import { buildViews } from './build-views.js';
 import { bundle } from './bundle.js';
 
 /** Our servers pass their own JSON Schema validator; the SDK's default (Ajv) need not be loaded. */
@@ -23,6 +24,11 @@ await rm('dist', { recursive: true, force: true });
 const { files, bytes } = await bundle('orbit-mcp', 'src/main.ts', 'dist', { plugins: [withoutAjv] });
 await chmod('dist/orbit-mcp.js', 0o755);
 process.stderr.write(`built dist/orbit-mcp.js (${files} files, ${(bytes / 1024).toFixed(0)} KiB)\n`);
+
+const views = await buildViews('dist/views');
+process.stderr.write(
+  `built dist/views (${views.map((v) => `${v.name} ${(v.bytes / 1024).toFixed(0)} KiB`).join(', ')})\n`,
+);
 
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.lib.json'], {
   stdio: 'inherit',

@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { resolveToolsets, type Toolset, type ToolsetChoice } from '../config.js';
+import { viewUri } from './apps.js';
 import type { AnyTool } from './define-tool.js';
 import { toolListing } from './listing.js';
 
@@ -16,6 +17,8 @@ export interface CatalogEntry {
   /** Neither writes nor spends: the only tools shown in read-only mode. */
   readOnly: boolean;
   listing: Tool;
+  /** The view's `ui://` URI, added to the listing as `_meta.ui.resourceUri` for hosts that render views. */
+  view?: string;
 }
 
 export function catalogEntry(tool: AnyTool): CatalogEntry {
@@ -24,6 +27,7 @@ export function catalogEntry(tool: AnyTool): CatalogEntry {
     toolset: tool.toolset,
     readOnly: tool.annotations.readOnlyHint,
     listing: toolListing(tool),
+    ...(tool.view ? { view: viewUri(tool.view) } : {}),
   };
 }
 

@@ -13,12 +13,17 @@ export interface ResourceDefinition {
   list?(ctx: ToolContext): Promise<{ uri: string; name: string; title?: string }[]>;
   /** Completers for the template's `{name}` parts (completion/complete). */
   complete?: Readonly<Record<string, Completer>>;
-  /** A `mimeType` in the reply overrides the resource's (media files differ by type). */
-  read(
-    params: Record<string, string>,
-    ctx: ToolContext,
-  ): Promise<{ text: string; mimeType?: string } | { blob: string; mimeType?: string }>;
+  /**
+   * A `mimeType` in the reply overrides the resource's (media files differ by type); `_meta` goes
+   * out with the contents (a view's `ui` metadata: the origins it may load from).
+   */
+  read(params: Record<string, string>, ctx: ToolContext): Promise<ResourceBody>;
 }
+
+export type ResourceBody = ({ text: string } | { blob: string }) & {
+  mimeType?: string;
+  _meta?: Record<string, unknown>;
+};
 
 export function defineResource(resource: ResourceDefinition): ResourceDefinition {
   return resource;

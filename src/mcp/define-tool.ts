@@ -3,6 +3,7 @@ import type { Toolset } from '../config.js';
 import type { ToolContext } from '../context.js';
 import type { CredentialKind } from '../credentials.js';
 import type { MediaContent } from '../files/content.js';
+import type { ViewName } from './apps.js';
 
 export type { Files, LocalFile, Progress, SavedFile, Target, ToolContext } from '../context.js';
 
@@ -47,6 +48,8 @@ interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
   output: O;
   /** Works on this machine only (sign-in state), never reaching the platform. */
   local?: boolean;
+  /** The MCP Apps view that shows its result (`ui://orbit/<view>`), for hosts that render views. */
+  view?: ViewName;
   run(args: z.infer<I>, ctx: ToolContext): Promise<z.infer<O>>;
   /** Compact text for the model; defaults to JSON of the result. */
   text?(result: z.infer<O>): string;

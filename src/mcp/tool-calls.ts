@@ -7,6 +7,7 @@ import {
 import type { SpendBudget } from '../budget.js';
 import type { ToolContext } from '../context.js';
 import type { Redactor } from '../secrets.js';
+import { rendersViews, withView } from './apps.js';
 import { parseArguments } from './arguments.js';
 import type { CatalogEntry, ToolCatalog } from './catalog.js';
 import { confirmer } from './confirm.js';
@@ -48,9 +49,12 @@ export interface CallDeps {
 /** tools/list and tools/call: listing from the catalog, and one path for every call. */
 export function registerToolCalls(deps: CallDeps): void {
   const enabled = new Set(deps.listed.map((entry) => entry.name));
-  deps.server.setRequestHandler('tools/list', async () => ({
-    tools: deps.listed.map((entry) => entry.listing),
-  }));
+  deps.server.setRequestHandler('tools/list', async (_request, ctx) => {
+    const views = rendersViews(deps.server, ctx);
+    return {
+      tools: deps.listed.map((entry) => (views ? withView(entry.listing, entry.view) : entry.listing)),
+    };
+  });
   deps.server.setRequestHandler('tools/call', async (request, ctx) => {
     const name = request.params.name;
     if (!enabled.has(name)) {

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { answerInBrowser, describeWithBrowser, launchBrowser } from '../auth/browser.js';
 import { authorizeUrl, pkce, postJson } from '../sandbox/oauth-helpers.js';

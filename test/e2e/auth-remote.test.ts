@@ -19,7 +19,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { type RunningHttp, serveHttp } from '../../src/mcp/http/endpoint/serve.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';

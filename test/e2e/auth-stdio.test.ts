@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { answerInBrowser, type ConsentSeen, describeWithBrowser, launchBrowser } from '../auth/browser.js';
 import { captureStderr, type StdioLike, startStdioLike, textOf } from '../auth/server.js';

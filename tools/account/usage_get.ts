@@ -8,6 +8,7 @@ export default defineTool({
   description:
     'Subscription used and left (operations; with a management token input tokens and images), reset times, and the spend budget.',
   toolset: 'account',
+  view: 'usage',
   credential: 'api_key',
   nature: 'read',
   input: z.object({}),

@@ -21,6 +21,7 @@ export default defineTool({
   description:
     'Call a data endpoint (id or alias from data_endpoints) with its input; describe: true lists its fields. Paid; no key or payment x402: a quote for x402_complete.',
   toolset: 'data',
+  view: 'payment',
   credential: 'optional',
   input: z.object({
     endpoint: z.string(),

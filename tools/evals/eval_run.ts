@@ -79,6 +79,7 @@ export default defineTool({
   description:
     'Scores 1-5 models on test rows, with progress: a score table, cost and worst items, or at max_wait_s the experiment id.',
   toolset: 'evals',
+  view: 'scores',
   credential: 'api_key',
   nature: 'spend',
   input: Input,

@@ -65,6 +65,7 @@ export default defineTool({
   description:
     'Evaluation projects, datasets, versions, scorers, experiments (status, score table) and their output items.',
   toolset: 'evals',
+  view: 'scores',
   operations: Object.fromEntries(OPERATIONS.map((op) => [op, read])),
   input: z.object({
     operation: z.enum(OPERATIONS),

@@ -10,6 +10,7 @@ export default defineTool({
   description:
     'Edits or combines images (local paths, URLs or data URLs) from a prompt, optional mask. Saves results; small ones inline.',
   toolset: 'media',
+  view: 'gallery',
   credential: 'api_key',
   input: z.object({
     prompt: z.string(),

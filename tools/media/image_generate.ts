@@ -14,6 +14,7 @@ export default defineTool({
   description:
     'Images from a prompt and optional reference images; arguments checked against the model first. Saves files, small ones inline.',
   toolset: 'media',
+  view: 'gallery',
   credential: 'api_key',
   input: z.looseObject({
     model: z.string().describe('models_list kind=image'),

@@ -9,6 +9,7 @@ export default defineTool({
   description:
     'Music from a prompt with a music model (models_list kind=audio). Saves the track, inline when small.',
   toolset: 'media',
+  view: 'player',
   credential: 'api_key',
   input: z.object({
     prompt: z.string().describe('style, mood, instruments'),

@@ -10,6 +10,7 @@ export default defineTool({
   description:
     'Text to speech. Saves the audio, inline when small. Slow jobs past max_wait_s return a run_id for job_status.',
   toolset: 'media',
+  view: 'player',
   credential: 'api_key',
   input: z.object({
     text: z.string().min(1),

@@ -10,6 +10,7 @@ export default defineTool({
   description:
     'Continues a finished run of the extendable video family; waits like video_generate. Other models: video_generate with video.',
   toolset: 'media',
+  view: 'player',
   credential: 'api_key',
   input: z.object({
     run_id: z.string(),

@@ -47,6 +47,7 @@ export default defineTool({
   description:
     'Text or image to video. Waits with progress and saves the MP4; past max_wait_s returns the run id for video_status.',
   toolset: 'media',
+  view: 'player',
   credential: 'api_key',
   input: Input,
   output: VideoOut,

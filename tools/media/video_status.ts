@@ -9,6 +9,7 @@ export default defineTool({
   title: 'Video job status',
   description: 'State of a video run; waits up to max_wait_s for it to finish, then saves the MP4. Free.',
   toolset: 'media',
+  view: 'player',
   credential: 'api_key',
   input: z.object({
     run_id: z.string(),

@@ -16,6 +16,7 @@ export default defineTool({
   description:
     'Live web search: ranked results (title, url, snippet) or a sourced answer. Paid per search; no key: a quote.',
   toolset: 'search',
+  view: 'payment',
   credential: 'optional',
   input: SearchArgs,
   output: SearchOut,

@@ -15,6 +15,7 @@ export default defineTool({
   description:
     'Ask any model (models_list ids); streams progress. Tool loops, reasoning, caching, stored responses. Returns text, tool_calls, cost.',
   toolset: 'text',
+  view: 'attestation',
   credential: 'api_key',
   input: Input,
   output: ChatOut,

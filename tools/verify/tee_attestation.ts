@@ -25,6 +25,7 @@ export default defineTool({
   description:
     'Attest an enclave model with a fresh nonce, checked offline: signing address, measurements, each check passed/failed/not checked (why).',
   toolset: 'verify',
+  view: 'attestation',
   credential: 'optional',
   nature: 'read',
   input: z.object({

@@ -23,6 +23,7 @@ export default defineTool({
   description:
     "Verify an enclave reply's signature: signer vs attested key, and the exact bytes if this server sent it. Returns each check.",
   toolset: 'verify',
+  view: 'attestation',
   credential: 'optional',
   nature: 'read',
   input: z.object({
