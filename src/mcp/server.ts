@@ -84,6 +84,18 @@ const processDefault = () => {
   return processDefaults;
 };
 
+/**
+ * 2026-07-28 cache hints: what this process lists is fixed by its configuration (toolsets, read-only,
+ * the prompt and resource registries), so clients may keep the lists for an hour. Private, since an
+ * HTTP client's `?toolsets=` shapes its own list. resources/list (the caller's media and jobs) and
+ * resources/read (job states) change from call to call and keep the SDK's default: not cached.
+ */
+const LIST_CACHE_HINTS = {
+  'tools/list': { ttlMs: 3_600_000, cacheScope: 'private' },
+  'prompts/list': { ttlMs: 3_600_000, cacheScope: 'private' },
+  'resources/templates/list': { ttlMs: 3_600_000, cacheScope: 'private' },
+} as const;
+
 /** How long a completion may wait for the platform (a catalog read); past it, nothing is suggested. */
 const COMPLETION_READ_MS = 10_000;
 
@@ -102,6 +114,7 @@ export function createMcpServer(deps: ServerDeps): Server {
       instructions: deps.instructions ?? instructionsFor(deps.target),
       requestState: { verify: stateCodec.verify },
       jsonSchemaValidator: formAnswers,
+      cacheHints: LIST_CACHE_HINTS,
     },
   );
   const redactor = createRedactor(deps.secrets);

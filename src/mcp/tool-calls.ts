@@ -48,9 +48,12 @@ export interface CallDeps {
 /** tools/list and tools/call: listing from the catalog, and one path for every call. */
 export function registerToolCalls(deps: CallDeps): void {
   const enabled = new Set(deps.listed.map((entry) => entry.name));
-  deps.server.setRequestHandler('tools/list', async () => ({
-    tools: deps.listed.map((entry) => entry.listing),
-  }));
+  // By name, whatever the registry's order: a list that never reorders keeps clients' caches and
+  // model prompt caches valid across versions and toolset choices.
+  const listing = deps.listed
+    .map((entry) => entry.listing)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  deps.server.setRequestHandler('tools/list', async () => ({ tools: listing }));
   deps.server.setRequestHandler('tools/call', async (request, ctx) => {
     const name = request.params.name;
     if (!enabled.has(name)) {
