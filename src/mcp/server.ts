@@ -10,6 +10,8 @@ import type { HttpClient } from '../http/client.js';
 import { IdempotencyKeys } from '../http/idempotency.js';
 import type { JobStore } from '../jobs/store.js';
 import { createLogger, type LogLevel } from '../log.js';
+import type { Tracing } from '../otel/index.js';
+import { traceRequests } from '../otel/mcp-requests.js';
 import type { Runtime } from '../runtime.js';
 import { createRedactor } from '../secrets.js';
 import { type Tenant, tenantNow } from '../tenant.js';
@@ -67,6 +69,8 @@ export interface ServerDeps extends Registry {
   idempotency?: IdempotencyKeys;
   /** Signs the state of calls that ask the person something; one per process by default. */
   stateCodec?: ReturnType<typeof createStateCodec>;
+  /** With tracing on (OTEL_EXPORTER_OTLP_* set): spans for requests and their platform calls. */
+  tracing?: Tracing;
 }
 
 const CLIENT_LEVELS: Record<Exclude<LogLevel, 'silent'>, 'debug' | 'info' | 'warning' | 'error'> = {
@@ -117,6 +121,9 @@ export function createMcpServer(deps: ServerDeps): Server {
       cacheHints: LIST_CACHE_HINTS,
     },
   );
+  // Before any handler is registered, so each one runs inside its request's span.
+  const traceOf =
+    deps.tracing && traceRequests(server, deps.tracing, deps.trust === 'local' ? 'pipe' : 'tcp');
   const redactor = createRedactor(deps.secrets);
   const stderrLog = createLogger(deps.config.logLevel, undefined, redactor);
   const toolsets = deps.toolsets ?? deps.tools.toolsetsFor(deps.config.toolsets);
@@ -152,7 +159,12 @@ export function createMcpServer(deps: ServerDeps): Server {
     const log = logFor(ctx);
     return {
       target: deps.target,
-      api: deps.client.api({ credentials: deps.credentials, signal: ctx.mcpReq.signal, log }),
+      api: deps.client.api({
+        credentials: deps.credentials,
+        signal: ctx.mcpReq.signal,
+        log,
+        trace: traceOf?.(ctx),
+      }),
       progress,
       signal: ctx.mcpReq.signal,
       log,
@@ -226,6 +238,7 @@ export function createLocalServer(runtime: Runtime, registry: Registry): Server 
     tenant: localTenant(runtime),
     version: VERSION,
     target: runtime.target,
+    tracing: runtime.tracing,
   });
 }
 
