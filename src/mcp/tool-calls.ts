@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { SpendBudget } from '../budget.js';
 import type { ToolContext } from '../context.js';
+import { InputError } from '../errors.js';
 import type { Redactor } from '../secrets.js';
 import { parseArguments } from './arguments.js';
 import type { CatalogEntry, ToolCatalog } from './catalog.js';
@@ -25,6 +26,7 @@ import {
 import { createProgress } from './progress.js';
 import { outputErrorFrom, renderError, renderResult } from './render.js';
 import { signInPrompt } from './sign-in.js';
+import { asPaidResult, asPaymentRequired, type PaidCall, paidCallOf } from './x402-binding.js';
 
 /** What a call needs besides the tool: the per-connection pieces the server built. */
 export interface CallDeps {
@@ -55,21 +57,38 @@ export function registerToolCalls(deps: CallDeps): void {
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   deps.server.setRequestHandler('tools/list', async () => ({ tools: listing }));
   deps.server.setRequestHandler('tools/call', async (request, ctx) => {
-    const name = request.params.name;
-    if (!enabled.has(name)) {
+    const asked = request.params.name;
+    if (!enabled.has(asked)) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Unknown tool "${name}". ${deps.describeEnabled}`,
+        `Unknown tool "${asked}". ${deps.describeEnabled}`,
       );
     }
+    // An x402 wallet's payment for a kept quote runs as x402_complete (src/payments/mcp-binding.ts).
+    let paid: PaidCall | undefined;
+    try {
+      paid = paidCallOf(
+        asked,
+        (request.params._meta ?? ctx.mcpReq._meta) as Record<string, unknown> | undefined,
+      );
+      if (paid && !enabled.has(paid.tool)) {
+        throw new InputError(`Paying with x402 needs the ${paid.tool} tool, which is not enabled here.`, {
+          fix: `Enable the payments toolset (not read-only). ${deps.describeEnabled}`,
+        });
+      }
+    } catch (error) {
+      return renderError(error, deps.redactor);
+    }
+    const name = paid?.tool ?? asked;
     const tool = await deps.tools.load(name);
-    const args = request.params.arguments;
+    const args = paid?.arguments ?? request.params.arguments;
     // A hash of the arguments, needed only when a question was or is to be asked: most calls never pay it.
     let call: string | undefined;
     const identity = () => (call ??= callIdentity(name, args));
     const answers = answersFor(ctx, identity);
     try {
-      return await execute(deps, tool, args, ctx, asker(answers));
+      const result = await execute(deps, tool, args, ctx, asker(answers));
+      return paid ? asPaidResult(result, paid) : asPaymentRequired(result);
     } catch (error) {
       if (error instanceof NeedsInput) return askFor(deps.stateCodec, identity(), answers, error);
       throw error;
