@@ -94,6 +94,20 @@ afterAll(async () => {
 const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' } } } as const;
 const ERAS = ['modern', 'legacy'] as const;
 
+/** The built server over stdio without a key, its quotes in a config folder of its own. */
+async function overStdio(era: (typeof ERAS)[number], folder: string) {
+  const client = new Client({ name: 'x402-wallet', version: '1' }, era === 'modern' ? MODERN : {});
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, '--base-url', sandbox.url, '--log-level', 'error'],
+      env: { PATH: process.env.PATH ?? '', ORBIT_CONFIG_DIR: join(configDir, folder) },
+      stderr: 'pipe',
+    }),
+  );
+  return client;
+}
+
 async function expectPaidJourney(client: Client, args: Record<string, unknown>) {
   sandbox.clearRequests();
   const { first, payment, paid } = await payingCall(client, args);
@@ -134,15 +148,7 @@ async function expectPaidJourney(client: Client, args: Record<string, unknown>) 
 describe('an x402 wallet client pays through the MCP binding', () => {
   for (const era of ERAS) {
     it(`over stdio without a key (${era === 'modern' ? '2026-07-28' : '2025'})`, async () => {
-      const client = new Client({ name: 'x402-wallet', version: '1' }, era === 'modern' ? MODERN : {});
-      await client.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [BIN, '--base-url', sandbox.url, '--log-level', 'error'],
-          env: { PATH: process.env.PATH ?? '', ORBIT_CONFIG_DIR: join(configDir, era) },
-          stderr: 'pipe',
-        }),
-      );
+      const client = await overStdio(era, era);
       try {
         expect(client.getProtocolEra()).toBe(era);
         await expectPaidJourney(client, SEARCH);
@@ -188,15 +194,7 @@ describe('an x402 wallet client pays through the MCP binding', () => {
   });
 
   it('refuses a payment that is not an x402 PaymentPayload, sending nothing', async () => {
-    const client = new Client({ name: 'x402-wallet', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BIN, '--base-url', sandbox.url, '--log-level', 'error'],
-        env: { PATH: process.env.PATH ?? '', ORBIT_CONFIG_DIR: join(configDir, 'bad') },
-        stderr: 'pipe',
-      }),
-    );
+    const client = await overStdio('legacy', 'bad');
     try {
       sandbox.clearRequests();
       const result = (await client.callTool({
