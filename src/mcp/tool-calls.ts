@@ -64,13 +64,10 @@ export function registerToolCalls(deps: CallDeps): void {
         `Unknown tool "${asked}". ${deps.describeEnabled}`,
       );
     }
-    // An x402 wallet's payment for a kept quote runs as x402_complete (src/payments/mcp-binding.ts).
+    // An x402 wallet's payment for a kept quote runs as x402_complete (x402-binding.ts).
     let paid: PaidCall | undefined;
     try {
-      paid = paidCallOf(
-        asked,
-        (request.params._meta ?? ctx.mcpReq._meta) as Record<string, unknown> | undefined,
-      );
+      paid = paidCallOf(asked, request.params._meta ?? ctx.mcpReq._meta);
       if (paid && !enabled.has(paid.tool)) {
         throw new InputError(`Paying with x402 needs the ${paid.tool} tool, which is not enabled here.`, {
           fix: `Enable the payments toolset (not read-only). ${deps.describeEnabled}`,
