@@ -1,5 +1,5 @@
 /**
- * Regenerates from the registries (`npm run generate`): tools/catalog.json, manifest.json, the
+ * Regenerates from the registries (`npm run generate`): tools/catalog.json, manifest.json, server.json, the
  * description in package.json, and the README's tool table, list of areas and prompt table.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -14,10 +14,12 @@ import {
   replaceBlock,
   toolTable,
 } from './docs.js';
+import { serverJsonFor } from './server-json.js';
 
 const tools = await toolCatalog.loadAll();
 await writeFile('tools/catalog.json', `${JSON.stringify(tools.map(catalogEntry), null, 2)}\n`);
 await writeFile('manifest.json', `${JSON.stringify(manifestFor(tools), null, 2)}\n`);
+await writeFile('server.json', `${JSON.stringify(serverJsonFor(), null, 2)}\n`);
 const pkg = JSON.parse(await readFile('package.json', 'utf8'));
 pkg.description = packageDescription(tools);
 await writeFile('package.json', `${JSON.stringify(pkg, null, 2)}\n`);

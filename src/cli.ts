@@ -6,6 +6,7 @@ import { toolCatalog } from '../tools/index.js';
 import { ConfigError, type ConfigInput, emptyToolsetsWarning, loadConfig } from './config.js';
 import { manageHeapGrowth } from './heap.js';
 import { serveStdio } from './mcp/stdio.js';
+import { startTracing } from './otel/index.js';
 import { createRuntime } from './runtime.js';
 import { VERSION } from './version.js';
 
@@ -154,7 +155,10 @@ export async function main(argv: string[]): Promise<number> {
       sandbox: values.sandbox,
     });
   }
-  const runtime = await createRuntime(config, { sandbox: values.sandbox });
+  const runtime = await createRuntime(config, {
+    sandbox: values.sandbox,
+    tracing: await startTracing(process.env, VERSION),
+  });
   if (runtime.target.kind === 'none') {
     process.stderr.write(
       'orbit-mcp: no platform configured (ORBIT_BASE_URL is not set). Tools will explain how to configure it; start with --sandbox to try everything offline.\n',

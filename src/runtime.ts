@@ -11,6 +11,7 @@ import { SharedMedia } from './files/media-shared.js';
 import { MediaStore } from './files/media-store.js';
 import { JobStore } from './jobs/store.js';
 import { createLogger, registerSecret } from './log.js';
+import type { Tracing } from './otel/index.js';
 import { openStore } from './store/open.js';
 import { sharedSecret } from './store/shared-secret.js';
 import type { Store } from './store/store.js';
@@ -37,12 +38,16 @@ export interface Runtime {
   stateKey: Uint8Array;
   /** This process's name in logs and call leases. */
   replicaId: string;
+  /** Set only when tracing is on; its spans are flushed by close(). */
+  tracing?: Tracing;
   close(): Promise<void>;
 }
 
 export interface RuntimeOptions {
   /** Run against an in-process sandbox started on a free loopback port. */
   sandbox?: boolean;
+  /** Traces, when the environment asks for them (see src/otel). */
+  tracing?: Tracing;
 }
 
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -138,7 +143,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     idempotency: new IdempotencyKeys(store),
     stateKey: await sharedSecret(store, 'request-state'),
     replicaId: config.replicaId ?? `${hostname()}-${process.pid}-${randomBytes(2).toString('hex')}`,
+    tracing: options.tracing,
     async close() {
+      // Spans of the last calls leave before the process does.
+      await options.tracing?.shutdown().catch(() => {});
       stored?.close();
       await client.close();
       await store.close();

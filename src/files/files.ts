@@ -3,6 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { type Tenant, tenantNow } from '../tenant.js';
 import { URI_SCHEME } from '../word.js';
+import { pathOfFileUri } from './file-uri.js';
 import type { KnownMedia, MediaStore } from './media-store.js';
 import { expandPath, usableRoots } from './root-paths.js';
 import { readInside } from './safe-read.js';
@@ -153,9 +154,10 @@ export function createFiles(config: FilesConfig, scope: FilesScope): Files {
         if (found.data.length > maxBytes) throw tooBig(found.data.length);
         return { name: basename(found.file.uri), data: found.data, mimeType: found.file.mimeType };
       }
+      const path = pathOfFileUri(ref.trim(), argument);
       const allowed = await roots();
-      if (scope.trust === 'remote') return readRemote(ref, allowed, { maxBytes, argument, tooBig });
-      const wanted = expandPath(ref, allowed[0] ?? config.outputDir);
+      if (scope.trust === 'remote') return readRemote(path, allowed, { maxBytes, argument, tooBig });
+      const wanted = expandPath(path, allowed[0] ?? config.outputDir);
       const outcome = await readInside(wanted, allowed, maxBytes);
       if (outcome.ok) return named(outcome.real, outcome.data);
       if (outcome.reason === 'too_large') throw tooBig(outcome.size);

@@ -8,6 +8,8 @@ import type { CredentialProvider } from '../credentials.js';
 import { createFiles, type FilesConfig, type Trust } from '../files/files.js';
 import type { JobStore } from '../jobs/store.js';
 import { createLogger, type LogLevel } from '../log.js';
+import type { Tracing } from '../otel/index.js';
+import { traceRequests } from '../otel/mcp-requests.js';
 import type { Runtime } from '../runtime.js';
 import { createRedactor } from '../secrets.js';
 import { keyTenant, type Tenant, tenantNow } from '../tenant.js';
@@ -66,6 +68,8 @@ export interface ServerDeps extends Registry {
   idempotency?: IdempotencyKeys;
   /** Signs the state of calls that ask the person something; one per process by default. */
   stateCodec?: ReturnType<typeof createStateCodec>;
+  /** With tracing on (OTEL_EXPORTER_OTLP_* set): spans for requests and their platform calls. */
+  tracing?: Tracing;
 }
 
 const CLIENT_LEVELS: Record<Exclude<LogLevel, 'silent'>, 'debug' | 'info' | 'warning' | 'error'> = {
@@ -82,6 +86,18 @@ const processDefault = () => {
   processDefaults ??= { codec: createStateCodec(), idempotency: new IdempotencyKeys() };
   return processDefaults;
 };
+
+/**
+ * 2026-07-28 cache hints: what this process lists is fixed by its configuration (toolsets, read-only,
+ * the prompt and resource registries), so clients may keep the lists for an hour. Private, since an
+ * HTTP client's `?toolsets=` shapes its own list. resources/list (the caller's media and jobs) and
+ * resources/read (job states) change from call to call and keep the SDK's default: not cached.
+ */
+const LIST_CACHE_HINTS = {
+  'tools/list': { ttlMs: 3_600_000, cacheScope: 'private' },
+  'prompts/list': { ttlMs: 3_600_000, cacheScope: 'private' },
+  'resources/templates/list': { ttlMs: 3_600_000, cacheScope: 'private' },
+} as const;
 
 /** How long a completion may wait for the platform (a catalog read); past it, nothing is suggested. */
 const COMPLETION_READ_MS = 10_000;
@@ -101,8 +117,12 @@ export function createMcpServer(deps: ServerDeps): Server {
       instructions: deps.instructions ?? instructionsFor(deps.target),
       requestState: { verify: stateCodec.verify },
       jsonSchemaValidator: formAnswers,
+      cacheHints: LIST_CACHE_HINTS,
     },
   );
+  // Before any handler is registered, so each one runs inside its request's span.
+  const traceOf =
+    deps.tracing && traceRequests(server, deps.tracing, deps.trust === 'local' ? 'pipe' : 'tcp');
   const redactor = createRedactor(deps.secrets);
   const stderrLog = createLogger(deps.config.logLevel, undefined, redactor);
   const toolsets = deps.toolsets ?? deps.tools.toolsetsFor(deps.config.toolsets);
@@ -138,7 +158,12 @@ export function createMcpServer(deps: ServerDeps): Server {
     const log = logFor(ctx);
     return {
       target: deps.target,
-      api: deps.client.api({ credentials: deps.credentials, signal: ctx.mcpReq.signal, log }),
+      api: deps.client.api({
+        credentials: deps.credentials,
+        signal: ctx.mcpReq.signal,
+        log,
+        trace: traceOf?.(ctx),
+      }),
       progress,
       signal: ctx.mcpReq.signal,
       log,
@@ -212,6 +237,7 @@ export function createLocalServer(runtime: Runtime, registry: Registry): Server 
     tenant: localTenant(runtime),
     version: VERSION,
     target: runtime.target,
+    tracing: runtime.tracing,
   });
 }
 

@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { SpendBudget } from '../budget.js';
 import type { ToolContext } from '../context.js';
+import { InputError } from '../errors.js';
 import type { Redactor } from '../secrets.js';
 import { rendersViews, withView } from './apps.js';
 import { parseArguments } from './arguments.js';
@@ -26,6 +27,7 @@ import {
 import { createProgress } from './progress.js';
 import { outputErrorFrom, renderError, renderResult } from './render.js';
 import { signInPrompt } from './sign-in.js';
+import { asPaidResult, asPaymentRequired, type PaidCall, paidCallOf } from './x402-binding.js';
 
 /** What a call needs besides the tool: the per-connection pieces the server built. */
 export interface CallDeps {
@@ -49,28 +51,46 @@ export interface CallDeps {
 /** tools/list and tools/call: listing from the catalog, and one path for every call. */
 export function registerToolCalls(deps: CallDeps): void {
   const enabled = new Set(deps.listed.map((entry) => entry.name));
-  deps.server.setRequestHandler('tools/list', async (_request, ctx) => {
-    const views = rendersViews(deps.server, ctx);
-    return {
-      tools: deps.listed.map((entry) => (views ? withView(entry.listing, entry.view) : entry.listing)),
-    };
-  });
+  // By name, whatever the registry's order: a list that never reorders keeps clients' caches and
+  // model prompt caches valid across versions and toolset choices.
+  const listed = [...deps.listed].sort((a, b) =>
+    a.listing.name < b.listing.name ? -1 : a.listing.name > b.listing.name ? 1 : 0,
+  );
+  const plain = listed.map((entry) => entry.listing);
+  const withViews = listed.map((entry) => withView(entry.listing, entry.view));
+  deps.server.setRequestHandler('tools/list', async (_request, ctx) => ({
+    tools: rendersViews(deps.server, ctx) ? withViews : plain,
+  }));
   deps.server.setRequestHandler('tools/call', async (request, ctx) => {
-    const name = request.params.name;
-    if (!enabled.has(name)) {
+    const asked = request.params.name;
+    if (!enabled.has(asked)) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Unknown tool "${name}". ${deps.describeEnabled}`,
+        `Unknown tool "${asked}". ${deps.describeEnabled}`,
       );
     }
+    // An x402 wallet's payment for a kept quote runs as x402_complete (x402-binding.ts).
+    let paid: PaidCall | undefined;
+    try {
+      paid = paidCallOf(asked, request.params._meta ?? ctx.mcpReq._meta);
+      if (paid && !enabled.has(paid.tool)) {
+        throw new InputError(`Paying with x402 needs the ${paid.tool} tool, which is not enabled here.`, {
+          fix: `Enable the payments toolset (not read-only). ${deps.describeEnabled}`,
+        });
+      }
+    } catch (error) {
+      return renderError(error, deps.redactor);
+    }
+    const name = paid?.tool ?? asked;
     const tool = await deps.tools.load(name);
-    const args = request.params.arguments;
+    const args = paid?.arguments ?? request.params.arguments;
     // A hash of the arguments, needed only when a question was or is to be asked: most calls never pay it.
     let call: string | undefined;
     const identity = () => (call ??= callIdentity(name, args));
     const answers = answersFor(ctx, identity);
     try {
-      return await execute(deps, tool, args, ctx, asker(answers));
+      const result = await execute(deps, tool, args, ctx, asker(answers));
+      return paid ? asPaidResult(result, paid) : asPaymentRequired(result);
     } catch (error) {
       if (error instanceof NeedsInput) return askFor(deps.stateCodec, identity(), answers, error);
       throw error;

@@ -19,6 +19,7 @@ import {
   railKind,
 } from './challenge.js';
 import { quotesFor, type StoredQuote } from './quotes.js';
+import { paymentRequiredFor } from './x402-required.js';
 
 /**
  * Accountless calls (spec 1 §5, §7.3): without a key (or when the caller asks to pay per call) a
@@ -100,7 +101,8 @@ function keep(ctx: ToolContext, origin: Origin, challenge: Challenge): PaymentRe
       : {}),
     exact: payment.accepted.some((rail) => railKind(rail) === 'exact'),
   });
-  return paymentRequest(challenge);
+  const exact = payment.accepted.filter((rail) => railKind(rail) === 'exact');
+  return { ...paymentRequest(challenge), ...paymentRequiredFor(challenge, exact, origin.tool) };
 }
 
 /** The original bytes, refused when they no longer match the hash kept with them (a changed file). */

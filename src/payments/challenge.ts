@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError, REPORT_UPSTREAM, UpstreamInvalidError } from '../errors.js';
+import { PaymentRequired } from './x402-schema.js';
 
 /**
  * The accountless payment challenge (spec 1 §7.3, GAPS "Accountless payment"): a 402 whose body
@@ -95,6 +96,8 @@ export const PaymentRequest = z.object({
   expires_at: z.string(),
   rails: z.array(PaymentRail),
   next: z.string(),
+  /** The same quote as an x402 wallet reads it (src/mcp/x402-binding.ts lifts it into the result). */
+  x402: PaymentRequired.optional(),
 });
 export type PaymentRequest = z.infer<typeof PaymentRequest>;
 

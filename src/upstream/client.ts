@@ -12,6 +12,7 @@ import {
 } from '../errors.js';
 import { notePayload } from '../heap.js';
 import type { Logger } from '../log.js';
+import type { PlatformTrace } from '../otel/index.js';
 import { PLATFORM_WORD } from '../word.js';
 import { type CapturedExchange, tapBody } from './capture.js';
 import { errorFromResponse } from './envelopes.js';
@@ -120,6 +121,8 @@ export interface CallScope {
   credentials: CredentialProvider;
   signal: AbortSignal;
   log: Logger;
+  /** With tracing on: a span per request sent, its context passed on as `traceparent`. */
+  trace?: PlatformTrace;
 }
 
 type RawResponse = Dispatcher.ResponseData;
@@ -275,10 +278,11 @@ export class HttpClient {
       const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs;
       let outcome: Outcome;
       let failure: Error;
+      const span = scope.trace?.start(spec.method, spec.path);
       try {
         const res = await request(url, {
           method: spec.method,
-          headers,
+          headers: span ? { ...headers, traceparent: span.traceparent } : headers,
           body,
           signal: scope.signal,
           dispatcher: agent,
@@ -287,6 +291,7 @@ export class HttpClient {
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
         });
+        span?.end({ status: res.statusCode, requestId: requestIdOf(res.headers) });
         if (res.statusCode < 400) return res;
         const requestId = requestIdOf(res.headers);
         const retryAfter = retryAfterMs(res.headers);
@@ -299,8 +304,9 @@ export class HttpClient {
         if (res.statusCode === 401 && credential) await scope.credentials.rejected(credential);
         outcome = { kind: 'status', status: res.statusCode, retryAfterMs: retryAfter };
       } catch (error) {
-        if (scope.signal.aborted) throw new AbortedError();
         const code = (error as { code?: string }).code;
+        span?.end({ errorType: scope.signal.aborted ? 'aborted' : (code ?? 'network') });
+        if (scope.signal.aborted) throw new AbortedError();
         failure = networkFailure(error, { timeoutMs, baseUrl: this.options.baseUrl, streaming });
         outcome = { kind: 'network', notSent: code === 'ECONNREFUSED' };
       }

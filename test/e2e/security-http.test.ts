@@ -111,6 +111,10 @@ describe('the remote endpoint, attacked', () => {
         hostile.call('transcribe', { file: '.env' }),
         hostile.call('transcribe', { file: join(workDir, '.env') }),
         hostile.call('transcribe', { file: '/etc/no-such-file-here' }),
+        // A file:// URI names the same server paths, so it is refused the same way.
+        hostile.call('transcribe', { file: 'file:///proc/self/environ' }),
+        hostile.call('transcribe', { file: `file://localhost${join(workDir, '.env')}` }),
+        hostile.call('image_edit', { prompt: 'x', images: ['file:///etc/pass%77d'] }),
       ];
       const results = await Promise.all(attempts);
       for (const result of results) {
@@ -122,6 +126,7 @@ describe('the remote endpoint, attacked', () => {
       expect(textOf(results[1]!).replace('/proc/self/environ', 'P')).toBe(
         textOf(results[4]!).replace('/etc/no-such-file-here', 'P'),
       );
+      expect(textOf(results[5]!)).toBe(textOf(results[1]!));
       const uploads = sandbox.requests.filter(
         (r) => r.path.includes('/images/edits') || r.path.includes('transcri'),
       );

@@ -145,6 +145,33 @@ describe('the local server, attacked', () => {
     expect(bodies).toContain('INSIDE-PICTURE');
   });
 
+  it('reads a file:// URI as the path it names, judged by the same roots', async () => {
+    const root = await mkdtemp(join(scratch, 'uri root '));
+    const outside = await mkdtemp(join(scratch, 'uri-outside-'));
+    await writeFile(join(root, 'my cat.png'), Buffer.concat([PNG_HEAD, Buffer.from('URI-INSIDE')]));
+    await writeFile(join(outside, 'cat.png'), Buffer.concat([PNG_HEAD, Buffer.from('URI-OUTSIDE')]));
+    const server = await start({ roots: [root] });
+    sandbox.clearRequests();
+    const edit = (uri: string) => server.call('image_edit', { prompt: 'x', images: [uri] });
+
+    // Percent-encoded (the space in both names), as clients write them; and the localhost form.
+    const encoded = pathToFileURL(join(root, 'my cat.png')).href;
+    expect(encoded).toContain('%20');
+    for (const uri of [encoded, encoded.replace('file://', 'file://localhost')]) {
+      const result = await edit(uri);
+      expect(result.isError, `${uri}: ${textOf(result)}`).toBeFalsy();
+    }
+    expect(sentBodies()).toContain('URI-INSIDE');
+
+    const outsideUri = await edit(pathToFileURL(join(outside, 'cat.png')).href);
+    expect(textOf(outsideUri)).toContain('is outside the folders this server may read');
+    const otherHost = await edit(`file://fileserver${join(root, 'my%20cat.png')}`);
+    expect(textOf(otherHost)).toContain('is not a file URI of this machine');
+    const encodedSlash = await edit(`file://${root.replaceAll('/', '%2F')}%2Fmy%20cat.png`);
+    expect(encodedSlash.isError).toBe(true);
+    expect(sentBodies()).not.toContain('URI-OUTSIDE');
+  });
+
   it('serves no file planted in its output folder, and writes through no planted symlink', async () => {
     const outputDir = await mkdtemp(join(scratch, 'shared-out-'));
     const victim = join(scratch, 'victim.txt');

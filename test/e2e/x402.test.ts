@@ -38,7 +38,9 @@ async function pay(paymentId: string, scheme: string): Promise<Record<string, st
 
 async function quoteFor(harness: Harness, tool: string, args: Record<string, unknown>) {
   const result = await harness.call(tool, args);
-  expect(result.isError, textOf(result)).toBeFalsy();
+  // A quote is an isError answer carrying the x402 PaymentRequired (the MCP binding), orbit's fields beside it.
+  expect(result.isError, textOf(result)).toBe(true);
+  expect(out(result).x402Version).toBe(2);
   const payment = out(result).payment;
   expect(payment.quote_id).toMatch(/^pay_/);
   return { result, payment, id: payment.quote_id as string };
@@ -76,7 +78,8 @@ describe('accountless quote', () => {
       kind: 'lightning',
       invoice: expect.stringMatching(/^lnbc/),
     });
-    const text = textOf(result);
+    // content[0] is the binding's {"x402/error": ...}; orbit's text for the person follows it.
+    const text = textOf({ ...result, content: result.content.slice(1) });
     expect(text).toMatch(/^Payment required: 0\.006 USD \(quote pay_\w+, expires /);
     expect(text).toMatch(/- base-usdc on base: 0\.006000 USDC to 0x/);
     expect(text).toMatch(/x402_complete with quote_id/);

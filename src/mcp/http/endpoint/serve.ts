@@ -19,6 +19,7 @@ import { createLogger, logsAt } from '../../../log.js';
 import type { Runtime } from '../../../runtime.js';
 import { fingerprint } from '../../../tenant.js';
 import type { Registry } from '../../server.js';
+import { HEADER_MISMATCH, headerMismatch } from '../../standard-headers.js';
 import { HttpAuth } from '../auth/bearer.js';
 import { SpendBudgets } from '../sessions/budgets.js';
 import { Sessions } from '../sessions/handler.js';
@@ -165,9 +166,22 @@ export async function serveHttp(
     await budgets.refresh(credential, options.stateless ? undefined : header(req, 'mcp-session-id'));
 
     const sessionId = options.stateless ? undefined : header(req, 'mcp-session-id');
+    const legacy =
+      Boolean(sessionId) ||
+      req.method !== 'POST' ||
+      (await isLegacyRequest(await toWebRequest(req, body), body));
+    // The SDK checks these headers on 2026-07-28 requests only; the 2025 path is ours to check.
+    const mismatch = legacy ? headerMismatch(req, body) : undefined;
+    if (mismatch) {
+      return rpcError(
+        res,
+        400,
+        HEADER_MISMATCH,
+        `Bad Request: the request headers and body disagree: ${mismatch}`,
+      );
+    }
     if (sessionId) return sessions.continue(req, res, sessionId, credentials, body);
 
-    const legacy = req.method !== 'POST' || (await isLegacyRequest(await toWebRequest(req, body), body));
     if (legacy && !options.stateless && (req.method !== 'POST' || !isInitializeRequest(body))) {
       return rpcError(res, 400, -32000, 'Bad request: send initialize first, or the Mcp-Session-Id header.');
     }

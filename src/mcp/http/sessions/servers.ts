@@ -53,6 +53,7 @@ export function createRemoteServerFactory(deps: RemoteServerDeps) {
       version: VERSION,
       toolsets,
       target: runtime.target,
+      tracing: runtime.tracing,
     });
   };
 }
