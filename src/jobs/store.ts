@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MemoryStore } from '../store/memory.js';
 import { type Store, storeKey } from '../store/store.js';
 import { type Tenant, tenantNow } from '../tenant.js';
+import { NextCall } from './next.js';
 
 /**
  * Last known state of every long job started or looked at, for `orbit://jobs/{id}` and for
@@ -20,8 +21,8 @@ export interface JobRecord {
   message?: string;
   /** Share done in [0,1], when known. */
   progress?: number;
-  /** The tool and arguments that continue or finish this job. */
-  next: string;
+  /** The call that continues this job while it runs; null once it ended. */
+  next: NextCall | null;
   polls: number;
   created_at: string;
   updated_at: string;
@@ -52,7 +53,8 @@ const StoredJob = z.looseObject({
   status: z.string(),
   message: z.string().optional(),
   progress: z.number().optional(),
-  next: z.string(),
+  // A record an older version wrote holds a sentence: read as no continuation.
+  next: NextCall.nullable().catch(null),
   polls: z.number(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -116,7 +118,7 @@ export class JobStore {
       if (value !== undefined) fields[name] = JSON.stringify(value);
     const initial = {
       status: JSON.stringify('pending'),
-      next: JSON.stringify(''),
+      next: 'null',
       polls: '0',
       created_at: fields.updated_at!,
     };
