@@ -88,18 +88,11 @@ export class JobStore {
   private readonly limits: JobLimits;
   private readonly now: () => number;
   private sequence = 0;
-  private readonly observers = new Set<(tenant: string, patch: JobPatch) => void>();
 
   constructor(private readonly options: JobStoreOptions = {}) {
     this.store = options.store ?? new MemoryStore();
     this.limits = { ...DEFAULT_JOB_LIMITS, ...options.limits };
     this.now = options.now ?? Date.now;
-  }
-
-  /** Told of every record from now on (the HTTP endpoint links a job to the call following it). */
-  observe(observer: (tenant: string, patch: JobPatch) => void): () => void {
-    this.observers.add(observer);
-    return () => this.observers.delete(observer);
   }
 
   forTenant(tenant: Tenant): Jobs {
@@ -111,7 +104,6 @@ export class JobStore {
   }
 
   private record(tenant: string, patch: JobPatch): void {
-    for (const observer of this.observers) observer(tenant, patch);
     const stamp = this.now();
     const fields: Record<string, string> = { updated_at: JSON.stringify(new Date(stamp).toISOString()) };
     for (const [name, value] of Object.entries(patch))

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { Server, type ServerContext } from '@modelcontextprotocol/server';
+import { type RequestId, Server, type ServerContext } from '@modelcontextprotocol/server';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import { SpendBudget } from '../budget.js';
 import type { Config, Toolset } from '../config.js';
 import type { ToolContext } from '../context.js';
 import type { CredentialProvider } from '../credentials.js';
 import { createFiles, type FilesConfig, type Trust } from '../files/files.js';
-import type { JobStore } from '../jobs/store.js';
+import type { JobPatch, JobStore, Jobs } from '../jobs/store.js';
 import { createLogger, type LogLevel } from '../log.js';
 import type { Runtime } from '../runtime.js';
 import { createRedactor } from '../secrets.js';
@@ -66,6 +66,11 @@ export interface ServerDeps extends Registry {
   idempotency?: IdempotencyKeys;
   /** Signs the state of calls that ask the person something; one per process by default. */
   stateCodec?: ReturnType<typeof createStateCodec>;
+  /**
+   * Told of each job a call records, with the call's request id: a 2025 HTTP session with a shared
+   * store links the job to the call, so another replica can continue it.
+   */
+  onJobRecorded?: (request: RequestId, patch: JobPatch) => void;
 }
 
 const CLIENT_LEVELS: Record<Exclude<LogLevel, 'silent'>, 'debug' | 'info' | 'warning' | 'error'> = {
@@ -115,6 +120,7 @@ export function createMcpServer(deps: ServerDeps): Server {
     warn: (message) => stderrLog.warning(message),
   });
   const jobs = deps.jobs.forTenant(deps.tenant);
+  const onJobRecorded = deps.onJobRecorded;
   const budget = deps.budget ?? new SpendBudget(deps.config.maxSpendUsd);
 
   /** Logs go to stderr and, at the level the client asked for, to the client with this request. */
@@ -144,7 +150,7 @@ export function createMcpServer(deps: ServerDeps): Server {
       log,
       credentials: deps.credentials,
       files,
-      jobs,
+      jobs: onJobRecorded ? jobsTold(jobs, ctx.mcpReq.id, onJobRecorded) : jobs,
       budget,
       idempotency,
       confirm: extra.confirm ?? (async () => 'unsupported'),
@@ -195,6 +201,21 @@ export function createMcpServer(deps: ServerDeps): Server {
     log: stderrLog,
   });
   return server;
+}
+
+/** The tenant's jobs, each record also told to `onJob` with the id of the call that made it. */
+function jobsTold(
+  jobs: Jobs,
+  request: RequestId,
+  onJob: (request: RequestId, patch: JobPatch) => void,
+): Jobs {
+  return {
+    ...jobs,
+    record(patch) {
+      onJob(request, patch);
+      jobs.record(patch);
+    },
+  };
 }
 
 /** The server of the person's own process (stdio, or a program hosting it in process): one tenant, trusted. */

@@ -116,9 +116,9 @@ export class CallTracker {
     };
   }
 
-  /** A job recorded by the call running in this context: a replica that continues the call follows it. */
-  jobRecorded(patch: JobPatch): void {
-    const call = this.scope.getStore()?.call;
+  /** A job recorded by the call `request` of `session`: a replica that continues the call follows it. */
+  jobRecorded(session: string, request: RequestId, patch: JobPatch): void {
+    const call = this.live.get(this.liveKey(session, request));
     if (!call || !patch.next || call.record.job?.id === patch.id) return;
     call.record.job = { id: patch.id, next: patch.next };
     this.save(call);

@@ -111,22 +111,25 @@ export async function serveHttp(
   const stateless = toNodeHandler(
     createMcpHandler(factory, { legacy: 'stateless', maxRequestBodySize: MAX_BODY_BYTES }),
   );
-  const sessions = new Sessions(
+  const sessions: Sessions = new Sessions(
     limits,
     auth,
     (credentials, session, id) =>
       serverFor({
         credentials,
         toolsets: session.toolsets,
-        session: { id, refused: () => sessions.refused(session) },
+        session: {
+          id,
+          jobRecorded: sessions.calls
+            ? (request, patch) => sessions.calls?.jobRecorded(id, request, patch)
+            : undefined,
+        },
+        onUpstreamUnauthorized: () => sessions.refused(session),
       }),
     // With a shared store, 2025 sessions, their events and their calls are every replica's.
     store.shared ? { store, replica: runtime.replicaId, leaseMs: config.leaseMs, log } : undefined,
   );
   const calls = sessions.calls;
-  const stopObserving = calls
-    ? runtime.jobs.observe((_tenant, patch) => calls.jobRecorded(patch))
-    : undefined;
   await sessions.start();
   const probe = createProbes({ runtime, drain, sessions: () => sessions.registry.size });
 
@@ -285,7 +288,6 @@ export async function serveHttp(
       );
     },
     async close() {
-      stopObserving?.();
       await sessions.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
