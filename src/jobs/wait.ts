@@ -6,7 +6,11 @@ import {
   TimeoutError,
   UpstreamTimeoutError,
 } from '../errors.js';
+import { sleep } from '../lang.js';
 import type { Progress } from '../progress.js';
+
+const CANCELLED_WAITING = 'Cancelled while waiting; the job itself may still run.';
+
 import { handBackSignal } from './drain.js';
 
 /**
@@ -83,7 +87,7 @@ export async function waitForJob<T>(spec: WaitSpec<T>): Promise<WaitOutcome<T>> 
   if (spec.startMessage) spec.progress.report(spec.startMessage);
 
   for (;;) {
-    if (spec.signal.aborted) throw new AbortedError('Cancelled while waiting; the job itself may still run.');
+    if (spec.signal.aborted) throw new AbortedError(CANCELLED_WAITING);
     let hintMs: number | undefined;
     try {
       polls += 1;
@@ -97,8 +101,7 @@ export async function waitForJob<T>(spec: WaitSpec<T>): Promise<WaitOutcome<T>> 
       spec.onPending?.(step, polls);
       hintMs = step.retryAfterMs;
     } catch (error) {
-      if (spec.signal.aborted)
-        throw new AbortedError('Cancelled while waiting; the job itself may still run.');
+      if (spec.signal.aborted) throw new AbortedError(CANCELLED_WAITING);
       if (error instanceof RateLimitError) {
         hintMs = error.retryAfterMs ?? delay;
         spec.progress.report(`status checks rate limited; next check in ${seconds(hintMs)}`);
@@ -114,7 +117,7 @@ export async function waitForJob<T>(spec: WaitSpec<T>): Promise<WaitOutcome<T>> 
     const wait =
       hintMs !== undefined ? Math.min(Math.max(hintMs, MIN_HINT_MS), MAX_HINT_MS) : Math.round(delay);
     if (hintMs === undefined) delay = Math.min(interval.maxMs, delay * interval.factor);
-    await sleep(Math.min(wait, remaining), spec.signal, handBack);
+    await sleep(Math.min(wait, remaining), spec.signal, { wake: handBack, cancelled: CANCELLED_WAITING });
     if (handBack.aborted) return { done: false, last, polls, waitedMs: now() - started };
   }
 }
@@ -130,29 +133,4 @@ function isTransient(error: unknown): boolean {
 
 export function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
-}
-
-/** Sleeps, rejecting with AbortedError the moment the signal aborts; `wake` ends the sleep early. */
-export function sleep(ms: number, signal: AbortSignal, wake?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted)
-      return reject(new AbortedError('Cancelled while waiting; the job itself may still run.'));
-    if (wake?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      wake?.removeEventListener('abort', onWake);
-    };
-    const onAbort = () => {
-      done();
-      reject(new AbortedError('Cancelled while waiting; the job itself may still run.'));
-    };
-    const onWake = () => {
-      done();
-      resolve();
-    };
-    const timer = setTimeout(onWake, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-    wake?.addEventListener('abort', onWake, { once: true });
-  });
 }

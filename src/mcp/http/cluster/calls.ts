@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import { NextCall } from '../../../jobs/next.js';
 import type { JobPatch } from '../../../jobs/store.js';
+import { isRecord } from '../../../lang.js';
 import type { Logger } from '../../../log.js';
 import { type Store, storeKey } from '../../../store/store.js';
 import type { EventHooks, StoredEvent } from './event-store-shared.js';
@@ -288,8 +289,4 @@ export class CallTracker {
 
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || typeof value === 'number';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

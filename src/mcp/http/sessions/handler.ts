@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Toolset } from '../../../config.js';
 import type { Credential } from '../../../credentials.js';
+import { isRecord } from '../../../lang.js';
 import type { Logger } from '../../../log.js';
 import type { Store } from '../../../store/store.js';
 import { fingerprint, fingerprintAll } from '../../../tenant.js';
@@ -282,8 +283,4 @@ export class Sessions {
     }
     return session;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
