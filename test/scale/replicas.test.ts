@@ -385,7 +385,9 @@ describe('three replicas behind a round-robin proxy, sharing one Redis', () => {
       data: { experiment_id: expect.stringMatching(/^evalexp_/) },
     });
     const continuedBy = replicas.all.filter(
-      (r) => r !== killed && r.stderr.join('').includes('continuing eval_run of a stopped replica with evals_read'),
+      (r) =>
+        r !== killed &&
+        r.stderr.join('').includes('continuing eval_run of a stopped replica with evals_read'),
     );
     expect(continuedBy).toHaveLength(1);
     await replicas.launch(killed!);
