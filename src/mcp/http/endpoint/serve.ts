@@ -252,7 +252,7 @@ export async function serveHttp(
 
   const handle = async (req: IncomingMessage, res: ServerResponse, facts: RequestFacts) => {
     // Nearly every request names the endpoint as it is: only the others are parsed (a URL per
-    // request was about 1% of a 2025 call's CPU).
+    // request is measurable per call: bench/NOTES.md).
     const url = req.url === mcpPath ? undefined : new URL(req.url ?? '/', 'http://localhost');
     const request: PendingRequest = { req, res, url, facts };
     for (const [, step] of steps) if (await step(request)) return;
