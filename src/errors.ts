@@ -222,3 +222,12 @@ export function isOrbitError(error: unknown): error is OrbitError {
 /** The sentence for replies that break the spec: not the caller's fault, and worth a report. */
 export const REPORT_UPSTREAM =
   'This is not your fault: the platform sent something this server cannot read. Call again; if it repeats, report it with the request id.';
+
+/**
+ * True when a 404 says the route itself is absent, so an older route of the spec may serve the
+ * call instead; false for a 404 about the model (`model_not_found`), which no other route fixes.
+ * Nothing was charged either way: the platform refused the request.
+ */
+export function routeMissing(error: unknown): error is NotFoundError {
+  return error instanceof NotFoundError && error.upstreamCode !== 'model_not_found';
+}

@@ -1,3 +1,4 @@
+import type { Progress } from '../context.js';
 import {
   AbortedError,
   ConnectionError,
@@ -7,11 +8,8 @@ import {
   UpstreamTimeoutError,
 } from '../errors.js';
 import { sleep } from '../lang.js';
-import type { Progress } from '../progress.js';
 
 const CANCELLED_WAITING = 'Cancelled while waiting; the job itself may still run.';
-
-import { handBackSignal } from './drain.js';
 
 /**
  * The one waiting machine for long jobs (video, async speech, async transcription): poll with a
@@ -133,4 +131,19 @@ function isTransient(error: unknown): boolean {
 
 export function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/**
+ * Hand-back on shutdown: when a draining server reaches its deadline, every wait for a platform
+ * job ends as if its time budget had run out, so each call answers with its job id and the call
+ * that continues it (`video_status with run_id …`) instead of being cut off. Process-wide: the
+ * waits run deep inside tools, which know nothing of servers.
+ */
+const handBack = new AbortController();
+
+/** Aborted once the process hands its jobs back. */
+export const handBackSignal: AbortSignal = handBack.signal;
+
+export function handBackJobs(): void {
+  handBack.abort();
 }

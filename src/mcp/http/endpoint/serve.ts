@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Toolset } from '../../../config.js';
 import type { Credential } from '../../../credentials.js';
-import { handBackJobs } from '../../../jobs/drain.js';
+import { handBackJobs } from '../../../jobs/wait.js';
 import { createLogger, logsAt } from '../../../log.js';
 import type { Runtime } from '../../../runtime.js';
 import { fingerprint } from '../../../tenant.js';
