@@ -233,8 +233,8 @@ export async function serveHttp(
   const route = async (r: PendingRequest): Promise<void> => {
     const { req, res, body, credentials, toolsets } = r;
     if (r.sessionId) return sessions.continue(req, res, r.sessionId, credentials!, body);
-    const legacy = req.method !== 'POST' || (await isLegacyRequest(await toWebRequest(req, body), body));
-    if (legacy && !options.stateless && (req.method !== 'POST' || !isInitializeRequest(body))) {
+    const era2025 = req.method !== 'POST' || (await isLegacyRequest(await toWebRequest(req, body), body));
+    if (era2025 && !options.stateless && (req.method !== 'POST' || !isInitializeRequest(body))) {
       return refuse(
         res,
         400,
@@ -246,7 +246,7 @@ export async function serveHttp(
     if (!vouched.ok) return;
     const caller = { credentials: credentials!, toolsets };
     if (options.stateless) return stateless(withCaller(req, caller), res, body);
-    if (!legacy) return modern(withCaller(req, caller), res, body);
+    if (!era2025) return modern(withCaller(req, caller), res, body);
     return sessions.open(req, res, credentials!, vouched.checked, body, toolsets);
   };
 
