@@ -4,6 +4,7 @@
  * code, and every error carries a `fix` (one sentence: what to do next) and, where there was a
  * reply, the platform's request id.
  */
+import type { NextCall } from './jobs/next.js';
 
 export type ErrorCode =
   // The caller's side: arguments, credentials, configuration.
@@ -35,6 +36,8 @@ export type ErrorCode =
   | 'stream_error'
   | 'job_failed'
   | 'aborted'
+  // A call stopped with the replica that ran it (HTTP, several replicas).
+  | 'interrupted'
   // Ours.
   | 'output_invalid'
   | 'internal_error';
@@ -48,6 +51,8 @@ export interface OrbitErrorOptions {
   fix?: string;
   retryAfterMs?: number;
   details?: Record<string, unknown>;
+  /** The call that goes on from here, as data (rendered as a sentence with the error's text). */
+  next?: NextCall;
   cause?: unknown;
 }
 
@@ -61,6 +66,7 @@ export abstract class OrbitError extends Error {
   readonly fix?: string;
   readonly retryAfterMs?: number;
   readonly details?: Record<string, unknown>;
+  readonly next?: NextCall;
 
   constructor(message: string, options: OrbitErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -73,6 +79,7 @@ export abstract class OrbitError extends Error {
     this.fix = options.fix;
     this.retryAfterMs = options.retryAfterMs;
     this.details = options.details;
+    this.next = options.next;
   }
 }
 
@@ -193,6 +200,11 @@ export class AbortedError extends OrbitError {
   }
 }
 
+/** The server replica running the call stopped before the call recorded a job another could continue. */
+export class InterruptedError extends OrbitError {
+  readonly code = 'interrupted';
+}
+
 /** A tool's own result did not match its declared output schema: a bug in this server. */
 export class OutputInvalidError extends OrbitError {
   readonly code = 'output_invalid';
@@ -210,3 +222,12 @@ export function isOrbitError(error: unknown): error is OrbitError {
 /** The sentence for replies that break the spec: not the caller's fault, and worth a report. */
 export const REPORT_UPSTREAM =
   'This is not your fault: the platform sent something this server cannot read. Call again; if it repeats, report it with the request id.';
+
+/**
+ * True when a 404 says the route itself is absent, so an older route of the spec may serve the
+ * call instead; false for a 404 about the model (`model_not_found`), which no other route fixes.
+ * Nothing was charged either way: the platform refused the request.
+ */
+export function routeMissing(error: unknown): error is NotFoundError {
+  return error instanceof NotFoundError && error.upstreamCode !== 'model_not_found';
+}

@@ -12,11 +12,10 @@ export const BOUND_HOLD_MS = 60_000;
  *
  * V8 lets the old generation grow up to 4x its live size when allocation is fast. For small
  * requests that is the right trade: a 2025 session's short-lived request garbage is collected
- * rarely, and bounding it to 1.5x cost about 10% CPU per call (a full collection every 0.6 s
- * instead of every 2.5 s under load). Large payloads are different: base64 media and downloads
- * are big strings and buffers that die young but land in the old generation, and at 4x they stay
- * in RSS long after (the soak's RSS growth was 101 MiB at 4x, 21-40 MiB at 1.5x; without its media
- * calls, 51 MiB at 4x). So growth is bounded only while large payloads pass, and for a minute after.
+ * rarely, and a tighter bound costs CPU on every call (more full collections). Large payloads are
+ * different: base64 media and downloads are big strings and buffers that die young but land in the
+ * old generation, and at 4x they stay in RSS long after. So growth is bounded only while large
+ * payloads pass, and for a minute after (the measurements: bench/NOTES.md).
  * V8 reads the setting at each full collection: the next one after a change takes it up.
  */
 export class HeapGrowth {

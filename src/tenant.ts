@@ -33,7 +33,7 @@ const recent = new Map<string, string>();
 
 /**
  * Every request of a session is fingerprinted, so the callers of the moment keep theirs (a hash per
- * request was about 1% of a call's CPU). An entry is found by the exact text hashed, so only a
+ * request is measurable per call: bench/NOTES.md). An entry is found by the exact text hashed, so only a
  * caller that sent the very same credentials gets it; the oldest leave first.
  */
 function sha256(text: string): string {

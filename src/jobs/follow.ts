@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import type { Progress } from '../context.js';
 import { JobFailedError, type OrbitErrorOptions } from '../errors.js';
-import type { Progress } from '../progress.js';
+import type { NextCall } from './next.js';
 import type { JobPatch, Jobs } from './store.js';
 import { type PollInterval, type Step, type WaitOutcome, waitForJob } from './wait.js';
 
@@ -26,17 +27,12 @@ export function waitBudgetMs(maxWaitS: number): number {
   return Math.min(Math.max(0, maxWaitS), MAX_WAIT_S) * 1000;
 }
 
-/** "Still running" results name the call that continues: plain data, not an error. */
-export function nextCall(tool: string, runId: string): string {
-  return `${tool} with run_id "${runId}"`;
-}
-
 export interface FollowSpec<T> {
   id: string;
   kind: string;
   model?: string;
-  /** The call that continues the job while it runs (see nextCall). */
-  next: string;
+  /** The call that continues the job while it runs (see next.ts). */
+  next: NextCall;
   maxWaitS: number;
   startMessage: string;
   interval?: Partial<PollInterval>;
@@ -72,16 +68,16 @@ export async function followJob<T>(scope: JobScope, spec: FollowSpec<T>): Promis
 
 /** Records a finished job and its result. */
 export function jobDone(scope: Pick<JobScope, 'jobs'>, patch: JobPatch): void {
-  scope.jobs.record({ status: 'completed', progress: 1, next: 'done', ...patch });
+  scope.jobs.record({ status: 'completed', progress: 1, next: null, ...patch });
 }
 
 /** Records a failed job and returns the error to throw: what failed, and how to go on. */
 export function jobFailed(
   scope: Pick<JobScope, 'jobs'>,
-  patch: JobPatch & { error: string; next: string },
+  patch: JobPatch & { error: string },
   message: string,
   options: OrbitErrorOptions & { fix: string },
 ): JobFailedError {
-  scope.jobs.record({ status: 'failed', ...patch });
+  scope.jobs.record({ status: 'failed', next: null, ...patch });
   return new JobFailedError(message, { ...options, details: { run_id: patch.id, ...options.details } });
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MemoryStore } from '../store/memory.js';
 import { type Store, storeKey } from '../store/store.js';
 import { type Tenant, tenantNow } from '../tenant.js';
+import { NextCall } from './next.js';
 
 /**
  * Last known state of every long job started or looked at, for `orbit://jobs/{id}` and for
@@ -20,8 +21,8 @@ export interface JobRecord {
   message?: string;
   /** Share done in [0,1], when known. */
   progress?: number;
-  /** The tool and arguments that continue or finish this job. */
-  next: string;
+  /** The call that continues this job while it runs; null once it ended. */
+  next: NextCall | null;
   polls: number;
   created_at: string;
   updated_at: string;
@@ -52,7 +53,8 @@ const StoredJob = z.looseObject({
   status: z.string(),
   message: z.string().optional(),
   progress: z.number().optional(),
-  next: z.string(),
+  // A record an older version wrote holds a sentence: read as no continuation.
+  next: NextCall.nullable().catch(null),
   polls: z.number(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -86,18 +88,11 @@ export class JobStore {
   private readonly limits: JobLimits;
   private readonly now: () => number;
   private sequence = 0;
-  private readonly observers = new Set<(tenant: string, patch: JobPatch) => void>();
 
   constructor(private readonly options: JobStoreOptions = {}) {
     this.store = options.store ?? new MemoryStore();
     this.limits = { ...DEFAULT_JOB_LIMITS, ...options.limits };
     this.now = options.now ?? Date.now;
-  }
-
-  /** Told of every record from now on (the HTTP endpoint links a job to the call following it). */
-  observe(observer: (tenant: string, patch: JobPatch) => void): () => void {
-    this.observers.add(observer);
-    return () => this.observers.delete(observer);
   }
 
   forTenant(tenant: Tenant): Jobs {
@@ -109,14 +104,13 @@ export class JobStore {
   }
 
   private record(tenant: string, patch: JobPatch): void {
-    for (const observer of this.observers) observer(tenant, patch);
     const stamp = this.now();
     const fields: Record<string, string> = { updated_at: JSON.stringify(new Date(stamp).toISOString()) };
     for (const [name, value] of Object.entries(patch))
       if (value !== undefined) fields[name] = JSON.stringify(value);
     const initial = {
       status: JSON.stringify('pending'),
-      next: JSON.stringify(''),
+      next: 'null',
       polls: '0',
       created_at: fields.updated_at!,
     };

@@ -1,3 +1,4 @@
+import type { Progress } from '../context.js';
 import {
   AbortedError,
   ConnectionError,
@@ -6,8 +7,9 @@ import {
   TimeoutError,
   UpstreamTimeoutError,
 } from '../errors.js';
-import type { Progress } from '../progress.js';
-import { handBackSignal } from './drain.js';
+import { sleep } from '../lang.js';
+
+const CANCELLED_WAITING = 'Cancelled while waiting; the job itself may still run.';
 
 /**
  * The one waiting machine for long jobs (video, async speech, async transcription): poll with a
@@ -83,7 +85,7 @@ export async function waitForJob<T>(spec: WaitSpec<T>): Promise<WaitOutcome<T>> 
   if (spec.startMessage) spec.progress.report(spec.startMessage);
 
   for (;;) {
-    if (spec.signal.aborted) throw new AbortedError('Cancelled while waiting; the job itself may still run.');
+    if (spec.signal.aborted) throw new AbortedError(CANCELLED_WAITING);
     let hintMs: number | undefined;
     try {
       polls += 1;
@@ -97,8 +99,7 @@ export async function waitForJob<T>(spec: WaitSpec<T>): Promise<WaitOutcome<T>> 
       spec.onPending?.(step, polls);
       hintMs = step.retryAfterMs;
     } catch (error) {
-      if (spec.signal.aborted)
-        throw new AbortedError('Cancelled while waiting; the job itself may still run.');
+      if (spec.signal.aborted) throw new AbortedError(CANCELLED_WAITING);
       if (error instanceof RateLimitError) {
         hintMs = error.retryAfterMs ?? delay;
         spec.progress.report(`status checks rate limited; next check in ${seconds(hintMs)}`);
@@ -114,7 +115,7 @@ export async function waitForJob<T>(spec: WaitSpec<T>): Promise<WaitOutcome<T>> 
     const wait =
       hintMs !== undefined ? Math.min(Math.max(hintMs, MIN_HINT_MS), MAX_HINT_MS) : Math.round(delay);
     if (hintMs === undefined) delay = Math.min(interval.maxMs, delay * interval.factor);
-    await sleep(Math.min(wait, remaining), spec.signal, handBack);
+    await sleep(Math.min(wait, remaining), spec.signal, { wake: handBack, cancelled: CANCELLED_WAITING });
     if (handBack.aborted) return { done: false, last, polls, waitedMs: now() - started };
   }
 }
@@ -132,27 +133,17 @@ export function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
-/** Sleeps, rejecting with AbortedError the moment the signal aborts; `wake` ends the sleep early. */
-export function sleep(ms: number, signal: AbortSignal, wake?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted)
-      return reject(new AbortedError('Cancelled while waiting; the job itself may still run.'));
-    if (wake?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      wake?.removeEventListener('abort', onWake);
-    };
-    const onAbort = () => {
-      done();
-      reject(new AbortedError('Cancelled while waiting; the job itself may still run.'));
-    };
-    const onWake = () => {
-      done();
-      resolve();
-    };
-    const timer = setTimeout(onWake, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-    wake?.addEventListener('abort', onWake, { once: true });
-  });
+/**
+ * Hand-back on shutdown: when a draining server reaches its deadline, every wait for a platform
+ * job ends as if its time budget had run out, so each call answers with its job id and the call
+ * that continues it (`video_status with run_id …`) instead of being cut off. Process-wide: the
+ * waits run deep inside tools, which know nothing of servers.
+ */
+const handBack = new AbortController();
+
+/** Aborted once the process hands its jobs back. */
+export const handBackSignal: AbortSignal = handBack.signal;
+
+export function handBackJobs(): void {
+  handBack.abort();
 }

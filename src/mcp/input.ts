@@ -11,6 +11,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { AskFirst } from '../credentials.js';
+import { isRecord } from '../lang.js';
 
 /**
  * Asking the person mid-call (sign-in link, a confirmation), the 2026-07-28 way: the call returns
@@ -112,8 +113,5 @@ export function elicitationOf(server: Server, ctx: ServerContext): { form: boole
     url: elicitation.url !== undefined,
   };
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export { inputRequired };

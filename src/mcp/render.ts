@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { InternalError, isOrbitError, type OrbitError, OutputInvalidError } from '../errors.js';
 import { type MediaContent, mediaContent } from '../files/content.js';
 import type { Files } from '../files/files.js';
+import { sayNext } from '../jobs/next.js';
 import type { Redactor } from '../secrets.js';
 import type { AnyTool } from './define-tool.js';
 
@@ -44,6 +45,7 @@ export function renderError(error: unknown, redactor: Redactor): ToolResult {
   if (e.upstreamCode)
     lines.push(`Platform code: ${e.upstreamCode}${e.param ? ` (parameter ${e.param})` : ''}`);
   if (e.fix) lines.push(`Fix: ${e.fix}`);
+  if (e.next) lines.push(`Next: call ${sayNext(e.next)}.`);
   if (e.retryAfterMs !== undefined) lines.push(`Retry after: ${Math.ceil(e.retryAfterMs / 1000)} s`);
   if (e.requestId) lines.push(`Request id: ${e.requestId}`);
   for (const [key, value] of Object.entries(e.details ?? {})) {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { Server, type ServerContext } from '@modelcontextprotocol/server';
+import { type RequestId, Server, type ServerContext } from '@modelcontextprotocol/server';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import { SpendBudget } from '../budget.js';
 import type { Config, Toolset } from '../config.js';
 import type { ToolContext } from '../context.js';
 import type { CredentialProvider } from '../credentials.js';
 import { createFiles, type FilesConfig, type Trust } from '../files/files.js';
-import type { JobStore } from '../jobs/store.js';
+import type { JobPatch, JobStore, Jobs } from '../jobs/store.js';
 import { createLogger, type LogLevel } from '../log.js';
 import type { Tracing } from '../otel/index.js';
 import { traceRequests } from '../otel/mcp-requests.js';
@@ -23,7 +23,6 @@ import type { AnyPrompt } from './define-prompt.js';
 import type { ResourceDefinition } from './define-resource.js';
 import type { Target } from './define-tool.js';
 import { createStateCodec, stateCodecFor } from './input.js';
-import { instructionsFor } from './instructions.js';
 import { PromptOffer, registerPrompts } from './prompt-gets.js';
 import { registerResources } from './resource-reads.js';
 import { registerToolCalls } from './tool-calls.js';
@@ -70,6 +69,11 @@ export interface ServerDeps extends Registry {
   stateCodec?: ReturnType<typeof createStateCodec>;
   /** With tracing on (OTEL_EXPORTER_OTLP_* set): spans for requests and their platform calls. */
   tracing?: Tracing;
+  /**
+   * Told of each job a call records, with the call's request id: a 2025 HTTP session with a shared
+   * store links the job to the call, so another replica can continue it.
+   */
+  onJobRecorded?: (request: RequestId, patch: JobPatch) => void;
 }
 
 const CLIENT_LEVELS: Record<Exclude<LogLevel, 'silent'>, 'debug' | 'info' | 'warning' | 'error'> = {
@@ -135,6 +139,7 @@ export function createMcpServer(deps: ServerDeps): Server {
     warn: (message) => stderrLog.warning(message),
   });
   const jobs = deps.jobs.forTenant(deps.tenant);
+  const onJobRecorded = deps.onJobRecorded;
   const budget = deps.budget ?? new SpendBudget(deps.config.maxSpendUsd);
 
   /** Logs go to stderr and, at the level the client asked for, to the client with this request. */
@@ -169,7 +174,7 @@ export function createMcpServer(deps: ServerDeps): Server {
       log,
       credentials: deps.credentials,
       files,
-      jobs,
+      jobs: onJobRecorded ? jobsTold(jobs, ctx.mcpReq.id, onJobRecorded) : jobs,
       budget,
       idempotency,
       confirm: extra.confirm ?? (async () => 'unsupported'),
@@ -222,6 +227,21 @@ export function createMcpServer(deps: ServerDeps): Server {
   return server;
 }
 
+/** The tenant's jobs, each record also told to `onJob` with the id of the call that made it. */
+function jobsTold(
+  jobs: Jobs,
+  request: RequestId,
+  onJob: (request: RequestId, patch: JobPatch) => void,
+): Jobs {
+  return {
+    ...jobs,
+    record(patch) {
+      onJob(request, patch);
+      jobs.record(patch);
+    },
+  };
+}
+
 /** The server of the person's own process (stdio, or a program hosting it in process): one tenant, trusted. */
 export function createLocalServer(runtime: Runtime, registry: Registry): Server {
   return createMcpServer({
@@ -254,4 +274,15 @@ export function localTenant(runtime: Pick<Runtime, 'store' | 'credentials'>): Te
     const key = runtime.credentials.get('api_key');
     return key ? keyTenant(key) : alone;
   };
+}
+
+/** Short server instructions: what this is and the one thing a model must know about the target. */
+export function instructionsFor(target: Target): string {
+  const base =
+    'Orbit platform tools: chat with any model, web search, data API, media generation, embeddings, usage and account. Call models_list to find model ids.';
+  if (target.kind === 'sandbox')
+    return `${base} Running on the offline sandbox: replies are deterministic and free.`;
+  if (target.kind === 'none')
+    return `${base} No platform is configured: tools will say how to set ORBIT_BASE_URL and ORBIT_API_KEY, or restart with --sandbox.`;
+  return base;
 }

@@ -1,5 +1,6 @@
 import { defaultConfigDir } from '../auth/store.js';
 import type { Files } from '../files/files.js';
+import { type NextCall, nextCall } from '../jobs/next.js';
 import type { Jobs } from '../jobs/store.js';
 import type { Logger } from '../log.js';
 import type { Api } from '../upstream/client.js';
@@ -21,7 +22,7 @@ export interface QuoteScope {
 }
 
 export const KIND = 'x402';
-export const nextFor = (quoteId: string): string => `x402_complete with quote_id "${quoteId}"`;
+export const nextFor = (quoteId: string): NextCall => nextCall('x402_complete', { quote_id: quoteId });
 
 export class Quotes {
   constructor(
@@ -57,7 +58,7 @@ export class Quotes {
       id: quote.quote_id,
       kind: KIND,
       status,
-      next: status === 'completed' ? 'done' : nextFor(quote.quote_id),
+      next: status === 'completed' ? null : nextFor(quote.quote_id),
       resume: quote,
     });
   }

@@ -11,6 +11,7 @@ import {
   TimeoutError,
 } from '../errors.js';
 import { notePayload } from '../heap.js';
+import { sleep } from '../lang.js';
 import type { Logger } from '../log.js';
 import type { PlatformTrace } from '../otel/index.js';
 import { PLATFORM_WORD } from '../word.js';
@@ -505,18 +506,4 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AbortedError());
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

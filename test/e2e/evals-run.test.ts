@@ -292,7 +292,12 @@ describe('eval_run waits within a deadline', () => {
     const job = JSON.parse(
       resourceText((await slow.client.readResource({ uri: `orbit://jobs/${o.experiment_id}` })).contents[0]),
     );
-    expect(job).toMatchObject({ id: o.experiment_id, kind: 'evaluation', next: o.next });
+    // The record carries the next call as data (the tool's output, as text).
+    expect(job).toMatchObject({
+      id: o.experiment_id,
+      kind: 'evaluation',
+      next: { tool: 'evals_read', arguments: { operation: 'experiments.get', id: o.experiment_id } },
+    });
 
     const still = out(
       await slow.call('evals_read', { operation: 'experiments.get', id: o.experiment_id }),

@@ -279,7 +279,9 @@ describe('a key the platform refuses', () => {
       const challenge = refused.headers.get('www-authenticate') ?? '';
       expect(challenge).toContain('error="invalid_token"');
       expect(challenge).toContain('resource_metadata=');
-      expect(await refused.json()).toMatchObject({ error: 'invalid_token' });
+      expect(await refused.json()).toMatchObject({
+        error: { code: -32000, data: { reason: 'invalid_token' } },
+      });
       expect((await post(http.url, chatCall(3), { key, sessionId })).status).toBe(404);
       // A new key cannot take the session over: it opens its own.
       expect((await post(http.url, chatCall(4), { key: SANDBOX_DEMO_KEY, sessionId })).status).toBe(404);

@@ -109,7 +109,11 @@ describe('video_generate', () => {
       expect(textOf(result)).toContain('Still running');
       const job = await slow.client.readResource({ uri: `orbit://jobs/${o.run_id}` });
       const record = JSON.parse(resourceText(job.contents[0]));
-      expect(record).toMatchObject({ id: o.run_id, kind: 'video', next: o.next });
+      expect(record).toMatchObject({
+        id: o.run_id,
+        kind: 'video',
+        next: { tool: 'video_status', arguments: { run_id: o.run_id } },
+      });
       const done = await slow.call('video_status', { run_id: o.run_id, max_wait_s: 10 });
       expect(out(done)).toMatchObject({ run_id: o.run_id, status: 'COMPLETED' });
       const after = JSON.parse(

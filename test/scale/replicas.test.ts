@@ -45,7 +45,15 @@ beforeAll(async () => {
   // Videos take long enough to kill a replica in the middle of one, and are polled often.
   sandbox = await startSandbox({
     quiet: true,
-    timing: { videoQueueMs: 300, videoRenderMs: 7_000, pollHintMs: 250, streamChunkDelayMs: 10 },
+    // An experiment's steps last long enough, too (3 rows x 1 candidate x 1 scorer: 6 steps, ~5 s).
+    timing: {
+      videoQueueMs: 300,
+      videoRenderMs: 7_000,
+      pollHintMs: 250,
+      streamChunkDelayMs: 10,
+      evalQueueMs: 300,
+      evalStepMs: 800,
+    },
   });
   outputDir = await mkdtemp(join(tmpdir(), 'orbit-scale-'));
   replicas = await Replicas.start(3, {
@@ -73,9 +81,9 @@ function newKey(label: string): string {
 }
 
 /** A 2025 client (the v1 SDK) with its own key, through the proxy. */
-async function legacyClient(key: string) {
+async function legacyClient(key: string, query = '') {
   const client = new Client({ name: 'scale-2025', version: '1' });
-  const transport = new StreamableHTTPClientTransport(new URL(proxy.url), {
+  const transport = new StreamableHTTPClientTransport(new URL(`${proxy.url}${query}`), {
     requestInit: { headers: { authorization: `Bearer ${key}` } },
   });
   await client.connect(transport);
@@ -338,6 +346,53 @@ describe('three replicas behind a round-robin proxy, sharing one Redis', () => {
     await replicas.launch(killed!);
     await untilReady(killed!);
   }, 90_000);
+
+  it('continues an eval_run whose replica is killed mid-way with the call its job names (evals_read), not an "interrupted" error', async () => {
+    const { client, sessionId } = await legacyClient(newKey('eval killed mid-way'), '?toolsets=evals');
+    let killed: Replica | undefined;
+    let killing: Promise<void> | undefined;
+    const result = (await client.callTool(
+      {
+        name: 'eval_run',
+        arguments: {
+          rows: [
+            { input: 'Name the largest planet', expected_output: 'Jupiter' },
+            { input: 'What is the capital of France?', expected_output: 'Paris' },
+            { input: 'Spell ORBIT in lower case', expected_output: 'orbit' },
+          ],
+          candidates: [{ model: 'openai/gpt-sandbox-mini' }],
+          scorers: ['contains'],
+          max_wait_s: 60,
+        },
+      },
+      undefined,
+      {
+        timeout: 90_000,
+        resetTimeoutOnProgress: true,
+        onprogress: () => {
+          if (killing) return;
+          killed = replicaOfCall(sessionId);
+          killing = replicas.kill(killed);
+        },
+      },
+    )) as CallToolResult;
+    await killing;
+    expect(killed).toBeDefined();
+    expect(result.isError, textOf(result)).toBeFalsy();
+    // The replica that took over ran the job's next call with its arguments: the experiment, read.
+    expect(result.structuredContent).toMatchObject({
+      operation: 'experiments.get',
+      data: { experiment_id: expect.stringMatching(/^evalexp_/) },
+    });
+    const continuedBy = replicas.all.filter(
+      (r) =>
+        r !== killed &&
+        r.stderr.join('').includes('continuing eval_run of a stopped replica with evals_read'),
+    );
+    expect(continuedBy).toHaveLength(1);
+    await replicas.launch(killed!);
+    await untilReady(killed!);
+  }, 120_000);
 
   it('on SIGTERM hands a call still running at the drain deadline to another replica, which finishes it', async () => {
     const { client, sessionId } = await legacyClient(newKey('drained mid-call'));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AbortedError, RateLimitError, ServerError } from '../../src/errors.js';
+import { runNext } from '../../src/jobs/next.js';
 import { JobStore } from '../../src/jobs/store.js';
 import { type Step, waitForJob } from '../../src/jobs/wait.js';
 
@@ -116,9 +117,12 @@ describe('JobStore', () => {
   it('keeps jobs per tenant and merges updates', async () => {
     const store = new JobStore({ now: () => 0 });
     const a = store.forTenant('a');
-    a.record({ id: 'j1', kind: 'video', status: 'IN_QUEUE', next: 'video_status' });
+    a.record({ id: 'j1', kind: 'video', status: 'IN_QUEUE', next: runNext('video_status', 'j1') });
     a.record({ id: 'j1', kind: 'video', status: 'COMPLETED' });
-    expect(await a.get('j1')).toMatchObject({ status: 'COMPLETED', next: 'video_status' });
+    expect(await a.get('j1')).toMatchObject({
+      status: 'COMPLETED',
+      next: { tool: 'video_status', arguments: { run_id: 'j1' } },
+    });
     expect(await store.forTenant('b').get('j1')).toBeUndefined();
     expect(await store.forTenant('b').list()).toEqual([]);
     expect(await a.list()).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { followJob, jobDone } from '../../src/jobs/follow.js';
+import { sayNext } from '../../src/jobs/next.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
 import { getExperiment, nextRead, RunOut, runResult } from './experiment.js';
 import { EVALS, Experiment, TERMINAL } from './replies.js';
@@ -125,7 +126,7 @@ export default defineTool({
         experiment_id: id,
         status: last?.status ?? created.status,
         progress: last?.message ?? progressLine(created),
-        next: nextRead(id),
+        next: sayNext(nextRead(id)),
       };
     }
     ctx.progress.report(`experiment ${outcome.value.status}; reading the scores`, 1);

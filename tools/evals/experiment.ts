@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type NextCall, nextCall, sayNext } from '../../src/jobs/next.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { EVALS, Experiment, TERMINAL } from './replies.js';
 import { outputItems, progressLine, Summary, summarize } from './summary.js';
@@ -16,7 +17,8 @@ export const RunOut = z.object({
 export type RunOut = z.infer<typeof RunOut>;
 
 /** The call that picks a run up again. */
-export const nextRead = (id: string): string => `evals_read with operation "experiments.get", id "${id}"`;
+export const nextRead = (id: string): NextCall =>
+  nextCall('evals_read', { operation: 'experiments.get', id });
 
 export const experimentPath = (id: string) => `${EVALS}/experiments/${encodeURIComponent(id)}`;
 
@@ -35,7 +37,7 @@ const errorText = (error: Experiment['error']): string | undefined =>
 /** The result for an experiment: status and progress, and once it has ended its table, cost and worst items. */
 export async function runResult(ctx: ToolContext, exp: Experiment): Promise<RunOut> {
   const base = { experiment_id: exp.id, status: exp.status, progress: progressLine(exp) };
-  if (!TERMINAL.has(exp.status)) return { ...base, next: nextRead(exp.id) };
+  if (!TERMINAL.has(exp.status)) return { ...base, next: sayNext(nextRead(exp.id)) };
   const error = errorText(exp.error);
   return { ...base, ...summarize(await outputItems(ctx, exp.id)), ...(error ? { error } : {}) };
 }

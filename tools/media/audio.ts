@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
-import { followJob, jobDone, jobFailed, nextCall } from '../../src/jobs/follow.js';
+import { followJob, jobDone, jobFailed } from '../../src/jobs/follow.js';
+import { runNext, sayNext } from '../../src/jobs/next.js';
 import type { Step } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { costFromHeaders } from '../../src/upstream/pricing.js';
@@ -87,7 +88,7 @@ export async function awaitSpeech(
   model: string | undefined,
   maxWaitS: number,
 ): Promise<AudioOut> {
-  const next = nextCall('job_status', runId);
+  const next = runNext('job_status', runId);
   const outcome = await followJob<z.infer<typeof TtsStatus>>(ctx, {
     id: runId,
     kind: 'speech',
@@ -116,13 +117,13 @@ export async function awaitSpeech(
       };
     },
   });
-  if (!outcome.done) return { status: 'pending', run_id: runId, next };
+  if (!outcome.done) return { status: 'pending', run_id: runId, next: sayNext(next) };
   const s = outcome.value;
   if (s.status === 'error' || !s.audioUrl) {
     const message = s.error ?? 'The speech job failed.';
     throw jobFailed(
       ctx,
-      { id: runId, kind: 'speech', status: 'error', error: message, next: 'speech_generate with new text' },
+      { id: runId, kind: 'speech', status: 'error', error: message },
       `Speech job ${runId} failed: ${message}`,
       {
         upstreamCode: s.code,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { InputError } from '../../src/errors.js';
+import { InputError, routeMissing } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
-import { routeMissing } from '../../src/upstream/fallback.js';
 import { download, FileOut, saveBytes, whereSaved } from './shared.js';
 
 /** Image model records (spec 2 §2.3): each parameter's rule, checked before anything is sent. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { MaxWait } from '../../src/jobs/follow.js';
+import { sayNext } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { answerText } from '../text/reply.js';
 import { awaitResponse, RESPONSE_KIND } from '../text/stored.js';
@@ -68,7 +69,7 @@ export default defineTool({
     }
     throw new InputError(`No speech or transcription job "${args.run_id}" is known to this server.`, {
       fix: known
-        ? `That is a ${known.kind} job: call ${known.next}.`
+        ? `That is a ${known.kind} job: call ${known.next ? sayNext(known.next) : `${known.kind === 'video' ? 'video_status' : 'job_status'}`}.`
         : 'Pass kind: "speech" for a speech job started elsewhere, or "response" for a stored chat response.',
       param: 'run_id',
     });

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { InputError } from '../../src/errors.js';
+import { InputError, routeMissing } from '../../src/errors.js';
 import { LIMITS, type MediaInput, readMediaInput } from '../../src/files/input.js';
 import { MaxWait } from '../../src/jobs/follow.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
-import { routeMissing } from '../../src/upstream/fallback.js';
 import { filesContent } from './shared.js';
 import { awaitTranscript, finish, TranscribeReply, TranscriptOut, transcriptText } from './transcription.js';
 import { transcribeCommon } from './transcription-common.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { followJob, jobDone, jobFailed, nextCall } from '../../src/jobs/follow.js';
+import { followJob, jobDone, jobFailed } from '../../src/jobs/follow.js';
+import { runNext, sayNext } from '../../src/jobs/next.js';
 import type { Step } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { FileFields, saveBytes, whereSaved } from './shared.js';
@@ -75,7 +76,7 @@ export async function awaitTranscript(
   const outcome = await followJob<TranscribeReply>(ctx, {
     id: runId,
     kind: 'transcription',
-    next: nextCall('job_status', runId),
+    next: runNext('job_status', runId),
     maxWaitS,
     resume: ticket,
     startMessage: `transcription ${runId} accepted; waiting for it`,
@@ -110,7 +111,7 @@ export async function awaitTranscript(
     const message = outcome.value.error ?? 'The transcription failed.';
     throw jobFailed(
       ctx,
-      { id: runId, kind: 'transcription', error: message, next: 'transcribe again' },
+      { id: runId, kind: 'transcription', error: message },
       `Transcription ${runId} failed: ${message}`,
       { fix: 'Check the audio file and transcribe again.' },
     );
@@ -122,7 +123,7 @@ export async function awaitTranscript(
 export async function finish(ctx: ToolContext, settled: Settled): Promise<TranscriptOut> {
   if ('pending' in settled) {
     const { runId } = settled.pending;
-    return { status: 'pending', run_id: runId, next: nextCall('job_status', runId) };
+    return { status: 'pending', run_id: runId, next: sayNext(runNext('job_status', runId)) };
   }
   const r = settled.done;
   const text = r.transcription ?? r.text ?? '';

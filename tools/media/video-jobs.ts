@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { UpstreamInvalidError } from '../../src/errors.js';
-import { followJob, jobDone, jobFailed, nextCall } from '../../src/jobs/follow.js';
+import { followJob, jobDone, jobFailed } from '../../src/jobs/follow.js';
+import { runNext, sayNext } from '../../src/jobs/next.js';
 import { type Step, seconds } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { FileFields, whereSaved } from './shared.js';
@@ -93,7 +94,7 @@ export async function awaitVideo(
   const recorded = (await ctx.jobs.get(known.runId))?.cost?.estimate;
   const estimate = known.estimate ?? (typeof recorded === 'number' ? recorded : undefined);
   const cost = costOf({ estimate, balance: known.balance });
-  const next = nextCall('video_status', known.runId);
+  const next = runNext('video_status', known.runId);
   const started = Date.now();
   const routes: VideoRoutes = { older: false };
   const outcome = await followJob<VideoState>(ctx, {
@@ -120,7 +121,12 @@ export async function awaitVideo(
   });
   if (!outcome.done) {
     const status = outcome.last?.state === 'queued' ? 'IN_QUEUE' : 'IN_PROGRESS';
-    return { run_id: known.runId, status, ...(Object.keys(cost).length ? { cost } : {}), next };
+    return {
+      run_id: known.runId,
+      status,
+      ...(Object.keys(cost).length ? { cost } : {}),
+      next: sayNext(next),
+    };
   }
   const state = outcome.value;
   ctx.progress.report(`video ${state.status.toLowerCase()}`, 1);
@@ -130,7 +136,7 @@ export async function awaitVideo(
     const refund = refunded !== undefined ? ` The pre-charge of ${refunded} USD was refunded.` : '';
     throw jobFailed(
       ctx,
-      { id: known.runId, kind: 'video', status: state.status, error, cost, next: 'video_generate again' },
+      { id: known.runId, kind: 'video', status: state.status, error, cost },
       `Video ${known.runId} ${state.status}: ${error}${refund}`,
       {
         fix: 'Adjust the prompt or settings and call video_generate again.',

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { LIMITS, readMediaInput } from '../../src/files/input.js';
-import { MaxWait, nextCall } from '../../src/jobs/follow.js';
+import { MaxWait } from '../../src/jobs/follow.js';
+import { runNext, sayNext } from '../../src/jobs/next.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
 import { filesContent } from './shared.js';
 import { acceptVideo, awaitVideo, submitVideo, VideoOut, videoText } from './video-jobs.js';
@@ -78,7 +79,7 @@ export default defineTool({
         run_id: known.runId,
         status: 'IN_QUEUE',
         cost: (await ctx.jobs.get(known.runId))?.cost,
-        next: nextCall('video_status', known.runId),
+        next: sayNext(runNext('video_status', known.runId)),
       };
     }
     return awaitVideo(ctx, known, { maxWaitS: args.max_wait_s, download: args.download });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nextCall } from '../../src/jobs/follow.js';
+import { runNext } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 
 /** The recover route's reply is not specified; the usual container and id keys are accepted. */
@@ -56,7 +56,7 @@ export default defineTool({
           kind: 'video',
           model: run.model,
           status: run.status,
-          next: nextCall('video_status', id),
+          next: runNext('video_status', id),
         });
       return [
         {

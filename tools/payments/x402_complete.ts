@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
+import { sayNext } from '../../src/jobs/next.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
 import { replay, withNewQuote } from '../../src/payments/accountless.js';
 import { nextFor, quotesFor, type StoredQuote } from '../../src/payments/quotes.js';
@@ -72,7 +73,7 @@ export default defineTool({
     } else {
       const polled = await completeByPolling(ctx, quote, args.max_wait_s);
       if (!polled.done) {
-        return { status: 'pending' as const, next: nextFor(quote.quote_id) };
+        return { status: 'pending' as const, next: sayNext(nextFor(quote.quote_id)) };
       }
       reply = polled.reply;
     }

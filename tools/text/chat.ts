@@ -1,6 +1,5 @@
-import { NotFoundError, UpstreamInvalidError } from '../../src/errors.js';
+import { NotFoundError, routeMissing, UpstreamInvalidError } from '../../src/errors.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
-import { routeMissing } from '../../src/upstream/fallback.js';
 import { verifyReply } from '../verify/verify-reply.js';
 import { LEGACY_PATH, legacyInto } from './legacy.js';
 import { type ChatArgs, Input } from './options.js';

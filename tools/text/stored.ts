@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { followJob, jobDone, jobFailed, nextCall } from '../../src/jobs/follow.js';
+import { followJob, jobDone, jobFailed } from '../../src/jobs/follow.js';
+import { runNext, sayNext } from '../../src/jobs/next.js';
 import { type Step, seconds } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { type ChatOut, emptyState, resultOf } from './reply.js';
@@ -36,8 +37,13 @@ export async function awaitResponse(
   waitS: number,
   model?: string,
 ): Promise<ChatOut> {
-  const next = nextCall('job_status', id);
-  const pending = (status: string): ChatOut => ({ text: '', finish_reason: status, response_id: id, next });
+  const next = runNext('job_status', id);
+  const pending = (status: string): ChatOut => ({
+    text: '',
+    finish_reason: status,
+    response_id: id,
+    next: sayNext(next),
+  });
   if (waitS === 0) {
     ctx.jobs.record({ id, kind: RESPONSE_KIND, model, status: 'queued', next });
     return pending('queued');
@@ -71,7 +77,7 @@ export async function awaitResponse(
     const reason = body.error?.message ?? `it ended ${body.status}`;
     throw jobFailed(
       ctx,
-      { id, kind: RESPONSE_KIND, status: body.status, error: reason, next: 'chat again' },
+      { id, kind: RESPONSE_KIND, status: body.status, error: reason },
       `Response ${id} did not complete: ${reason}.`,
       { requestId, fix: 'Call chat again (a cancelled or failed background response gives no answer).' },
     );

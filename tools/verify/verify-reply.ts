@@ -1,4 +1,5 @@
 import { AbortedError } from '../../src/errors.js';
+import { isRecord } from '../../src/lang.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { isEnclaveModel } from '../../src/tee/index.js';
 import { checkReply } from './reply.js';
@@ -106,6 +107,3 @@ function idIn(json: string): string | undefined {
   for (const holder of holders) if (isRecord(holder) && typeof holder.id === 'string') return holder.id;
   return undefined;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

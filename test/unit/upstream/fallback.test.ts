@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequestError, NotFoundError } from '../../../src/errors.js';
-import { routeMissing } from '../../../src/upstream/fallback.js';
+import { BadRequestError, NotFoundError, routeMissing } from '../../../src/errors.js';
 
 describe('routeMissing', () => {
   it('takes a 404 without a code, or with not_found, as a missing route', () => {

@@ -4,7 +4,8 @@ import type { Credential } from '../../../credentials.js';
 import type { Logger } from '../../../log.js';
 import type { Store } from '../../../store/store.js';
 import type { HttpClient } from '../../../upstream/client.js';
-import { json, requestCredential, rpcError } from '../endpoint/request.js';
+import { refuse } from '../endpoint/refuse.js';
+import { requestCredential } from '../endpoint/request.js';
 import { clientAddress } from './client-address.js';
 import { KeyChecker } from './key-check.js';
 import { publicOrigin, wwwAuthenticate } from './resource-metadata.js';
@@ -41,12 +42,13 @@ export class HttpAuth {
   credential(req: IncomingMessage, res: ServerResponse): Credential | undefined {
     const credential = requestCredential(req, this.target);
     if (credential) return credential;
-    res.setHeader('WWW-Authenticate', wwwAuthenticate(publicOrigin(req), this.mcpPath, this.target));
-    json(res, 401, {
-      error: 'unauthorized',
-      message:
-        'Sign in with OAuth (see the resource_metadata in WWW-Authenticate) or send the platform API key as `Authorization: Bearer <key>` or `x-api-key`.',
-    });
+    refuse(
+      res,
+      401,
+      'unauthorized',
+      'Sign in with OAuth (see the resource_metadata in WWW-Authenticate) or send the platform API key as `Authorization: Bearer <key>` or `x-api-key`.',
+      { 'www-authenticate': wwwAuthenticate(publicOrigin(req), this.mcpPath, this.target) },
+    );
     return undefined;
   }
 
@@ -55,8 +57,9 @@ export class HttpAuth {
     if (credential.source === 'sandbox') return { ok: true, credential, checked: true };
     const verdict = await this.keys.check(credential, this.address(req));
     if (verdict === 'throttled') {
-      res.setHeader('retry-after', '60');
-      rpcError(res, 429, -32000, 'Too many refused keys from your address; wait a minute.');
+      refuse(res, 429, 'too_many_requests', 'Too many refused keys from your address; wait a minute.', {
+        'retry-after': '60',
+      });
       return { ok: false };
     }
     if (verdict === 'refused') {
@@ -72,10 +75,8 @@ export class HttpAuth {
 
   /** RFC 6750: the client learns its key is bad, and an OAuth client signs in again. */
   invalidToken(req: IncomingMessage, res: ServerResponse, message: string): void {
-    res.setHeader(
-      'WWW-Authenticate',
-      wwwAuthenticate(publicOrigin(req), this.mcpPath, this.target, 'invalid_token'),
-    );
-    json(res, 401, { error: 'invalid_token', message });
+    refuse(res, 401, 'invalid_token', message, {
+      'www-authenticate': wwwAuthenticate(publicOrigin(req), this.mcpPath, this.target, 'invalid_token'),
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { type JSONRPCMessage, parseJSONRPCMessage } from '@modelcontextprotocol/server';
+import { isRecord } from '../../../lang.js';
 import { type Store, storeKey } from '../../../store/store.js';
 
 /** Where a client's answers to server requests are announced to every replica. */
@@ -45,8 +46,4 @@ export function onAnswers(
       // Not an answer of ours: ignored.
     }
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -9,7 +9,9 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { NextCall } from '../../../jobs/next.js';
 import type { JobPatch } from '../../../jobs/store.js';
+import { isRecord } from '../../../lang.js';
 import type { Logger } from '../../../log.js';
 import { type Store, storeKey } from '../../../store/store.js';
 import type { EventHooks, StoredEvent } from './event-store-shared.js';
@@ -26,8 +28,8 @@ export const CallRecord = z.object({
   /** The stream its events go to (set by its first event). */
   stream: z.string().optional(),
   progressToken: z.union([z.string(), z.number()]).optional(),
-  /** The job it follows and the call that continues it (`video_status with run_id "…"`). */
-  job: z.object({ id: z.string(), next: z.string() }).optional(),
+  /** The job it follows and the call that continues it (a record written before it was data: none). */
+  job: z.object({ id: z.string(), next: NextCall }).optional().catch(undefined),
   /** `max_wait_s` of the call, so a replica that continues it keeps to the caller's budget. */
   maxWaitS: z.number().optional(),
   startedAt: z.number(),
@@ -115,10 +117,10 @@ export class CallTracker {
     };
   }
 
-  /** A job recorded by the call running in this context: a replica that continues the call follows it. */
-  jobRecorded(patch: JobPatch): void {
-    const call = this.scope.getStore()?.call;
-    if (!call || !patch.next || patch.next === 'done' || call.record.job?.id === patch.id) return;
+  /** A job recorded by the call `request` of `session`: a replica that continues the call follows it. */
+  jobRecorded(session: string, request: RequestId, patch: JobPatch): void {
+    const call = this.live.get(this.liveKey(session, request));
+    if (!call || !patch.next || call.record.job?.id === patch.id) return;
     call.record.job = { id: patch.id, next: patch.next };
     this.save(call);
   }
@@ -287,8 +289,4 @@ export class CallTracker {
 
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || typeof value === 'number';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,7 +5,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/server';
 import type { Logger } from '../../../log.js';
-import { rpcError } from '../endpoint/request.js';
+import { refuse } from '../endpoint/refuse.js';
 import type { CallRecord, CallTracker } from './calls.js';
 import type { MessageEvent, SharedEventStore } from './event-store-shared.js';
 
@@ -125,10 +125,10 @@ export async function relayResumed(
   try {
     const found = await deps.events.after(lastEventId);
     if (!found) {
-      rpcError(
+      refuse(
         res,
         400,
-        -32000,
+        'bad_request',
         `Event ${lastEventId} is unknown or too old to replay; call the tool again.`,
       );
       return;

@@ -5,7 +5,11 @@ import {
   type JSONRPCMessage,
   type Server,
 } from '@modelcontextprotocol/server';
+import { InterruptedError } from '../../../errors.js';
+import type { NextCall } from '../../../jobs/next.js';
 import type { Logger } from '../../../log.js';
+import { createRedactor } from '../../../secrets.js';
+import { renderError } from '../../render.js';
 import type { CallRecord, CallTracker } from './calls.js';
 import type { InitParams } from './directory.js';
 import type { SharedEventStore } from './event-store-shared.js';
@@ -18,13 +22,12 @@ export interface TakeoverDeps {
   log: Logger;
 }
 
-/** `video_status with run_id "abc"` → the tool and its one argument. */
-const NEXT_CALL = /^([a-z0-9_]+) with ([a-z0-9_]+) "([^"]+)"$/;
 const HANDSHAKE_ID = 'orbit-takeover-initialize';
+const LIST_ID = 'orbit-takeover-tools';
 
 /**
  * Continues, on this replica, a 2025 tools/call whose replica stopped: the call that continues its
- * job (`video_status`, `job_status`… as the job record names it) runs here under the original
+ * job (`next` of the job record: `video_status`, `evals_read`…, with its arguments) runs here under the original
  * request id and progress token, and its progress and result go to the original stream, so the
  * client that resumed with Last-Event-ID gets them as if nothing happened. A call that had not
  * recorded a job gets an error result saying so. This replica holds the call's lease throughout.
@@ -40,27 +43,32 @@ export async function takeOver(
   const release = deps.calls.hold(record);
   const emit = (message: JSONRPCMessage) => deps.events.storeEvent(stream, message);
   try {
-    const next = record.job ? NEXT_CALL.exec(record.job.next) : null;
+    const next = record.job?.next;
     if (!next) {
       await emit(interrupted(record));
       return;
     }
-    const [, tool, argument, value] = next;
     const budgetMs = (record.maxWaitS ?? 50) * 1000 - (Date.now() - record.startedAt);
-    const args = { [argument!]: value!, max_wait_s: Math.max(0, Math.floor(budgetMs / 1000)) };
-    deps.log.info(`continuing ${record.tool} of a stopped replica with ${tool}`, { job: record.job?.id });
-    await run(deps.server, init, record, { name: tool!, arguments: args }, lastProgress, emit);
+    const waitS = Math.max(0, Math.floor(budgetMs / 1000));
+    deps.log.info(`continuing ${record.tool} of a stopped replica with ${next.tool}`, {
+      job: record.job?.id,
+    });
+    await run(deps.server, init, record, next, waitS, lastProgress, emit);
   } finally {
     await release();
   }
 }
 
-/** Runs one tools/call on the server through an in-process transport; its messages go to `emit`. */
+/**
+ * Runs `next` on the server through an in-process transport; its messages go to `emit`. A tool that
+ * waits (it takes `max_wait_s`) waits what is left of the caller's budget.
+ */
 async function run(
   server: Server,
   init: InitParams,
   record: CallRecord,
-  params: { name: string; arguments: Record<string, unknown> },
+  next: NextCall,
+  waitS: number,
   lastProgress: number | undefined,
   emit: (message: JSONRPCMessage) => Promise<unknown>,
 ): Promise<void> {
@@ -70,9 +78,14 @@ async function run(
   const handshake = new Promise<void>((resolve) => {
     initialized = resolve;
   });
+  let listed!: (message: JSONRPCMessage) => void;
+  const tools = new Promise<JSONRPCMessage>((resolve) => {
+    listed = resolve;
+  });
   const answered = new Promise<void>((resolve) => {
     client.onmessage = (message) => {
       if ('id' in message && message.id === HANDSHAKE_ID) return initialized();
+      if ('id' in message && message.id === LIST_ID) return listed(message);
       if ('method' in message && message.method === 'notifications/progress') {
         emit(monotonic(message)).catch(() => {});
         return;
@@ -94,12 +107,16 @@ async function run(
     await client.send({ jsonrpc: '2.0', id: HANDSHAKE_ID, method: 'initialize', params: init });
     await handshake;
     await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await client.send({ jsonrpc: '2.0', id: LIST_ID, method: 'tools/list' });
+    const args = takesWait(await tools, next.tool)
+      ? { ...next.arguments, max_wait_s: waitS }
+      : next.arguments;
     const meta = record.progressToken === undefined ? {} : { _meta: { progressToken: record.progressToken } };
     await client.send({
       jsonrpc: '2.0',
       id: record.request,
       method: 'tools/call',
-      params: { ...params, ...meta },
+      params: { name: next.tool, arguments: args, ...meta },
     });
     await answered;
   } finally {
@@ -122,18 +139,20 @@ function progressAfter(last: number | undefined) {
   };
 }
 
+/** True when `tool`, as the server lists it, takes `max_wait_s`. */
+function takesWait(list: JSONRPCMessage, tool: string): boolean {
+  if (!isJSONRPCResultResponse(list)) return false;
+  const found = (
+    list.result.tools as { name: string; inputSchema?: { properties?: object } }[] | undefined
+  )?.find((t) => t.name === tool);
+  return Boolean(found?.inputSchema?.properties && 'max_wait_s' in found.inputSchema.properties);
+}
+
 function interrupted(record: CallRecord): JSONRPCMessage {
-  return {
-    jsonrpc: '2.0',
-    id: record.request,
-    result: {
-      isError: true,
-      content: [
-        {
-          type: 'text',
-          text: `Error (interrupted): the server replica running ${record.tool} stopped before the call recorded a job to continue. Call ${record.tool} again; for paid media, video_recent lists runs already submitted.`,
-        },
-      ],
-    },
-  };
+  const error = new InterruptedError(
+    `the server replica running ${record.tool} stopped before the call recorded a job to continue.`,
+    { fix: `Call ${record.tool} again; for paid media, video_recent lists runs already submitted.` },
+  );
+  // No secret is in it: the record holds fingerprints only.
+  return { jsonrpc: '2.0', id: record.request, result: renderError(error, createRedactor()) };
 }

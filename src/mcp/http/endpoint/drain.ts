@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { json } from './request.js';
+import { refuse } from './refuse.js';
 
 export interface DrainSteps {
   /** How long running calls get to finish. */
@@ -43,12 +43,13 @@ export class Drain {
 
   /** The answer to a request that arrives while draining: try another replica. */
   refuse(res: ServerResponse): void {
-    res.setHeader('retry-after', '1');
-    res.setHeader('connection', 'close');
-    json(res, 503, {
-      error: 'draining',
-      message: 'This server is shutting down; send the request again (another replica takes it).',
-    });
+    refuse(
+      res,
+      503,
+      'draining',
+      'This server is shutting down; send the request again (another replica takes it).',
+      { 'retry-after': '1', connection: 'close' },
+    );
   }
 
   /** Resolves once no call runs here any more, or the deadline and the hand-back grace have passed. */

@@ -3,6 +3,7 @@ import type { Runtime, Target } from '../../../runtime.js';
 import { VERSION } from '../../../version.js';
 import { isResourceMetadataPath, publicOrigin, resourceMetadata } from '../auth/resource-metadata.js';
 import type { Drain } from './drain.js';
+import { refuse } from './refuse.js';
 import { json } from './request.js';
 
 export interface ProbeDeps {
@@ -59,10 +60,6 @@ export function answerMetadata(
   if (!isResourceMetadataPath(url.pathname, mcpPath)) return false;
   const doc = resourceMetadata(publicOrigin(req), mcpPath, target);
   if (doc) json(res, 200, doc);
-  else
-    json(res, 404, {
-      error: 'not_found',
-      message: 'No platform is configured, so there is no authorization server.',
-    });
+  else refuse(res, 404, 'not_found', 'No platform is configured, so there is no authorization server.');
   return true;
 }

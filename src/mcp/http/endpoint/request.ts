@@ -3,6 +3,7 @@
  * against DNS rebinding, the capped JSON body, and JSON replies.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import { ALL_TOOLSETS, ConfigSchema, type Toolset } from '../../../config.js';
 import type { Target } from '../../../context.js';
 import type { Credential } from '../../../credentials.js';
@@ -36,14 +37,17 @@ export function requestExtras(req: IncomingMessage): Credential[] {
   return extras;
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
+/**
+ * The SDK's validator reads the name; the port must be this server's too (another local service
+ * on another port is another origin).
+ */
 export function hostAllowed(host: string | undefined, port: number, extra: string[] = []): boolean {
-  if (!host) return false;
-  if (extra.includes(host)) return true;
-  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host);
-  if (!match) return false;
-  return LOOPBACK.has(match[1]!.toLowerCase()) && (match[2] === undefined || Number(match[2]) === port);
+  if (host && extra.includes(host)) return true;
+  if (!validateHostHeader(host, LOOPBACK).ok) return false;
+  const given = /:(\d+)$/.exec(host!)?.[1];
+  return given === undefined || Number(given) === port;
 }
 
 /**
@@ -53,12 +57,12 @@ export function hostAllowed(host: string | undefined, port: number, extra: strin
 export function originAllowed(origin: string | undefined, port: number, extra: string[] = []): boolean {
   if (!origin) return true;
   try {
-    const url = new URL(origin);
-    if (extra.includes(url.host)) return true;
-    return LOOPBACK.has(url.hostname === '::1' ? '[::1]' : url.hostname) && Number(url.port || 80) === port;
+    if (extra.includes(new URL(origin).host)) return true;
   } catch {
     return false;
   }
+  if (!validateOriginHeader(origin, LOOPBACK).ok) return false;
+  return Number(new URL(origin).port || 80) === port;
 }
 
 export function parseToolsets(value: string | null): Toolset[] | undefined | Error {
@@ -109,8 +113,4 @@ function readCapped(req: IncomingMessage): Promise<Buffer | typeof TOO_LARGE> {
 
 export function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
-export function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  json(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
 }

@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Toolset } from '../../../config.js';
 import type { Credential } from '../../../credentials.js';
-import { handBackJobs } from '../../../jobs/drain.js';
+import { handBackJobs } from '../../../jobs/wait.js';
 import { createLogger, logsAt } from '../../../log.js';
 import type { Runtime } from '../../../runtime.js';
 import { fingerprint } from '../../../tenant.js';
@@ -28,16 +28,15 @@ import { createRemoteServerFactory } from '../sessions/servers.js';
 import { Drain } from './drain.js';
 import { describeBody, type RequestFacts, requestLogger } from './log.js';
 import { answerMetadata, createProbes } from './probes.js';
+import { refuse } from './refuse.js';
 import {
   header,
   hostAllowed,
-  json,
   MAX_BODY_BYTES,
   originAllowed,
   parseToolsets,
   readJson,
   requestExtras,
-  rpcError,
   TOO_LARGE,
 } from './request.js';
 
@@ -113,22 +112,25 @@ export async function serveHttp(
   const stateless = toNodeHandler(
     createMcpHandler(factory, { legacy: 'stateless', maxRequestBodySize: MAX_BODY_BYTES }),
   );
-  const sessions = new Sessions(
+  const sessions: Sessions = new Sessions(
     limits,
     auth,
     (credentials, session, id) =>
       serverFor({
         credentials,
         toolsets: session.toolsets,
-        session: { id, refused: () => sessions.refused(session) },
+        session: {
+          id,
+          jobRecorded: sessions.calls
+            ? (request, patch) => sessions.calls?.jobRecorded(id, request, patch)
+            : undefined,
+        },
+        onUpstreamUnauthorized: () => sessions.refused(session),
       }),
     // With a shared store, 2025 sessions, their events and their calls are every replica's.
     store.shared ? { store, replica: runtime.replicaId, leaseMs: config.leaseMs, log } : undefined,
   );
   const calls = sessions.calls;
-  const stopObserving = calls
-    ? runtime.jobs.observe((_tenant, patch) => calls.jobRecorded(patch))
-    : undefined;
   await sessions.start();
   const probe = createProbes({ runtime, drain, sessions: () => sessions.registry.size });
 
@@ -142,84 +144,143 @@ export async function serveHttp(
     return Object.assign(req, { auth: authInfo });
   };
 
-  const handleMcp = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    query: URLSearchParams | undefined,
-    facts: RequestFacts,
-  ) => {
-    const credential = auth.credential(req, res);
-    if (!credential) return;
-    const credentials = [credential, ...requestExtras(req)];
-    // The request's log line only: no hash or scan of the body when requests are not logged.
-    if (logRequest) {
-      facts.tenant = fingerprint(credential).slice(0, 12);
-      facts.secrets = credentials.map((c) => c.value);
-    }
-    const toolsets = parseToolsets(query?.get('toolsets') ?? null);
-    if (toolsets instanceof Error)
-      return json(res, 400, { error: 'invalid_toolsets', message: toolsets.message });
-    const body = await readBody(req, res);
-    if (body === HANDLED) return;
-    if (logRequest) Object.assign(facts, describeBody(body, toolNames));
-    // A budget shared by replicas is read before the call spends against it.
-    await budgets.refresh(credential, options.stateless ? undefined : header(req, 'mcp-session-id'));
+  /**
+   * The request path, top to bottom: each step answers the request (true: done) or passes it on.
+   * What a step learns (the credential, the toolsets, the body) it leaves on the request for the next.
+   */
+  const steps: readonly (readonly [name: string, step: Step])[] = [
+    // Liveness and readiness come first: a probe sends whatever Host its platform likes.
+    ['probes', async (r) => r.url !== undefined && (await probe(r.res, r.url))],
+    [
+      'guard',
+      (r) => {
+        const { host, origin } = r.req.headers;
+        if (
+          hostAllowed(host, port, options.allowedHosts) &&
+          originAllowed(origin, port, options.allowedHosts)
+        )
+          return false;
+        refuse(r.res, 403, 'forbidden', 'Host or Origin not allowed (DNS rebinding protection).');
+        return true;
+      },
+    ],
+    [
+      'metadata',
+      (r) => {
+        if (!r.url) return false;
+        if (answerMetadata(r.req, r.res, r.url, mcpPath, runtime.target)) return true;
+        if (r.url.pathname === mcpPath) return false;
+        refuse(r.res, 404, 'not_found', `MCP endpoint is ${mcpPath}`);
+        return true;
+      },
+    ],
+    [
+      'drain',
+      (r) => {
+        if (!drain.draining) {
+          drain.track(r.req, r.res);
+          return false;
+        }
+        drain.refuse(r.res);
+        return true;
+      },
+    ],
+    [
+      'credential',
+      (r) => {
+        const credential = auth.credential(r.req, r.res);
+        if (!credential) return true;
+        r.credential = credential;
+        r.credentials = [credential, ...requestExtras(r.req)];
+        // The request's log line only: no hash or scan of the body when requests are not logged.
+        if (logRequest) {
+          r.facts.tenant = fingerprint(credential).slice(0, 12);
+          r.facts.secrets = r.credentials.map((c) => c.value);
+        }
+        return false;
+      },
+    ],
+    [
+      'toolsets',
+      (r) => {
+        const toolsets = parseToolsets(r.url?.searchParams.get('toolsets') ?? null);
+        if (toolsets instanceof Error) {
+          refuse(r.res, 400, 'invalid_toolsets', toolsets.message);
+          return true;
+        }
+        r.toolsets = toolsets;
+        return false;
+      },
+    ],
+    [
+      'body',
+      async (r) => {
+        const body = await readBody(r.req, r.res);
+        if (body === HANDLED) return true;
+        r.body = body;
+        if (logRequest) Object.assign(r.facts, describeBody(body, toolNames));
+        return false;
+      },
+    ],
+    [
+      'budget',
+      async (r) => {
+        // A budget shared by replicas is read before the call spends against it.
+        r.sessionId = options.stateless ? undefined : header(r.req, 'mcp-session-id');
+        await budgets.refresh(r.credential!, r.sessionId);
+        return false;
+      },
+    ],
+    ['route', (r) => route(r).then(() => true)],
+  ];
 
-    const sessionId = options.stateless ? undefined : header(req, 'mcp-session-id');
-    const legacy =
-      Boolean(sessionId) ||
+  /** 2025 session / 2026-07-28 / stateless: who serves the request. */
+  const route = async (r: PendingRequest): Promise<void> => {
+    const { req, res, body, credentials, toolsets } = r;
+    const era2025 =
+      Boolean(r.sessionId) ||
       req.method !== 'POST' ||
       (await isLegacyRequest(await toWebRequest(req, body), body));
     // The SDK checks these headers on 2026-07-28 requests only; the 2025 path is ours to check.
-    const mismatch = legacy ? headerMismatch(req, body) : undefined;
+    const mismatch = era2025 ? headerMismatch(req, body) : undefined;
     if (mismatch) {
-      return rpcError(
+      return refuse(
         res,
         400,
-        HEADER_MISMATCH,
+        'header_mismatch',
         `Bad Request: the request headers and body disagree: ${mismatch}`,
       );
     }
-    if (sessionId) return sessions.continue(req, res, sessionId, credentials, body);
-
-    if (legacy && !options.stateless && (req.method !== 'POST' || !isInitializeRequest(body))) {
-      return rpcError(res, 400, -32000, 'Bad request: send initialize first, or the Mcp-Session-Id header.');
+    if (r.sessionId) return sessions.continue(req, res, r.sessionId, credentials!, body);
+    if (era2025 && !options.stateless && (req.method !== 'POST' || !isInitializeRequest(body))) {
+      return refuse(
+        res,
+        400,
+        'bad_request',
+        'Bad request: send initialize first, or the Mcp-Session-Id header.',
+      );
     }
-    const vouched = await auth.vouch(req, res, credential);
+    const vouched = await auth.vouch(req, res, r.credential!);
     if (!vouched.ok) return;
-    const caller = { credentials, toolsets };
+    const caller = { credentials: credentials!, toolsets };
     if (options.stateless) return stateless(withCaller(req, caller), res, body);
-    if (!legacy) return modern(withCaller(req, caller), res, body);
-    return sessions.open(req, res, credentials, vouched.checked, body, toolsets);
+    if (!era2025) return modern(withCaller(req, caller), res, body);
+    return sessions.open(req, res, credentials!, vouched.checked, body, toolsets);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, facts: RequestFacts) => {
     // Nearly every request names the endpoint as it is: only the others are parsed (a URL per
-    // request was about 1% of a 2025 call's CPU).
+    // request is measurable per call: bench/NOTES.md).
     const url = req.url === mcpPath ? undefined : new URL(req.url ?? '/', 'http://localhost');
-    if (url && (await probe(res, url))) return;
-    if (
-      !hostAllowed(req.headers.host, port, options.allowedHosts) ||
-      !originAllowed(req.headers.origin, port, options.allowedHosts)
-    ) {
-      return json(res, 403, {
-        error: 'forbidden',
-        message: 'Host or Origin not allowed (DNS rebinding protection).',
-      });
-    }
-    if (url && answerMetadata(req, res, url, mcpPath, runtime.target)) return;
-    if (url && url.pathname !== mcpPath)
-      return json(res, 404, { error: 'not_found', message: `MCP endpoint is ${mcpPath}` });
-    if (drain.draining) return drain.refuse(res);
-    drain.track(req, res);
-    return handleMcp(req, res, url?.searchParams, facts);
+    const request: PendingRequest = { req, res, url, facts };
+    for (const [, step] of steps) if (await step(request)) return;
   };
 
   const http: NodeServer = createServer((req, res) => {
     const facts = logRequest?.(req, res) ?? {};
     handle(req, res, facts).catch((error: unknown) => {
       log.error('HTTP request failed', { error: String(error) });
-      if (!res.headersSent) rpcError(res, 500, -32603, 'Internal error.');
+      if (!res.headersSent) refuse(res, 500, 'internal_error', 'Internal error.');
       else res.end();
     });
   });
@@ -245,7 +306,6 @@ export async function serveHttp(
       );
     },
     async close() {
-      stopObserving?.();
       await sessions.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
@@ -255,23 +315,40 @@ export async function serveHttp(
 
 const HANDLED = Symbol('answered');
 
+/** One request on its way through the steps, with what the steps before learned of it. */
+interface PendingRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** Parsed only when the request is not for the endpoint's own path. */
+  url: URL | undefined;
+  facts: RequestFacts;
+  credential?: Credential;
+  credentials?: Credential[];
+  toolsets?: Toolset[];
+  body?: unknown;
+  sessionId?: string;
+}
+
+/** A step answers the request (true) or passes it on (false). */
+type Step = (request: PendingRequest) => boolean | Promise<boolean>;
+
 /** The capped JSON body; an oversized or broken one is answered here. */
 async function readBody(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
   if (req.method !== 'POST') return undefined;
   const body = await readJson(req);
   if (body === TOO_LARGE) {
-    // Stop the upload: the connection closes once this answer is sent.
-    res.setHeader('connection', 'close');
-    rpcError(
+    refuse(
       res,
       413,
-      -32000,
+      'too_large',
       `Request body over ${MAX_BODY_BYTES / 1_048_576} MB; pass large media as a URL instead of inline data.`,
+      // Stop the upload: the connection closes once this answer is sent.
+      { connection: 'close' },
     );
     return HANDLED;
   }
   if (body instanceof Error) {
-    rpcError(res, 400, -32700, 'Parse error: the body is not valid JSON.');
+    refuse(res, 400, 'parse_error', 'Parse error: the body is not valid JSON.');
     return HANDLED;
   }
   return body;

@@ -71,7 +71,7 @@ export class SessionEventStore implements EventStore {
   /**
    * The newest event becomes text only once another comes (or a replay or the size is asked for):
    * a reply is usually delivered, and its stream dropped, before that, so it is never serialised
-   * here besides the SDK's own serialisation as it goes out (twice was about 1-2% of a call's CPU).
+   * here besides the SDK's own serialisation as it goes out (twice is measurable: bench/NOTES.md).
    * Until then it is held as it came, outside the size bound (the newest event always stays anyway).
    */
   private settle(): void {

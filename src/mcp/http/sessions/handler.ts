@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Toolset } from '../../../config.js';
 import type { Credential } from '../../../credentials.js';
+import { isRecord } from '../../../lang.js';
 import type { Logger } from '../../../log.js';
 import type { Store } from '../../../store/store.js';
 import { fingerprint, fingerprintAll } from '../../../tenant.js';
@@ -12,7 +13,7 @@ import { CallTracker } from '../cluster/calls.js';
 import { InitParams, SessionDirectory, type SessionRecord } from '../cluster/directory.js';
 import { DEFAULT_SHARED_EVENT_BOUNDS, SharedEventStore } from '../cluster/event-store-shared.js';
 import { type SharedSessionState, type SharedSessions, serveShared } from '../cluster/shared-streams.js';
-import { rpcError } from '../endpoint/request.js';
+import { refuse } from '../endpoint/refuse.js';
 import { SessionEventStore } from './event-store-memory.js';
 import { type Session, type SessionLimits, SessionRegistry } from './registry.js';
 import { openSessionTransport, replayHandshake } from './transport.js';
@@ -106,7 +107,8 @@ export class Sessions {
   ) {
     const owner = fingerprintAll(credentials);
     const session = this.registry.find(id, owner) ?? (await this.revive(id, owner, credentials));
-    if (!session?.handle) return rpcError(res, 404, -32001, 'Session not found; initialize a new session.');
+    if (!session?.handle)
+      return refuse(res, 404, 'session_not_found', 'Session not found; initialize a new session.');
     if (session.refused) {
       // The key was refused during this session; the client signs in again and opens a new one.
       this.registry.close(session);
@@ -147,8 +149,8 @@ export class Sessions {
     const refusal = admission.ok ? await this.shared?.directory.admit({ key, address, checked }) : admission;
     if (refusal && !refusal.ok) {
       if (admission.ok) this.registry.remove(admission.session);
-      if (refusal.status === 503) res.setHeader('retry-after', '30');
-      return rpcError(res, refusal.status, -32000, refusal.message);
+      const retry: Record<string, string> = refusal.status === 503 ? { 'retry-after': '30' } : {};
+      return refuse(res, refusal.status, 'session_limit', refusal.message, retry);
     }
     if (!admission.ok) return;
     const session = admission.session;
@@ -281,8 +283,4 @@ export class Sessions {
     }
     return session;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,7 +4,7 @@ import type { Runtime } from '../../../runtime.js';
 import { fingerprint, keyTenant } from '../../../tenant.js';
 import { VERSION } from '../../../version.js';
 import { stateCodecFor } from '../../input.js';
-import { createMcpServer, type Registry } from '../../server.js';
+import { createMcpServer, type Registry, type ServerDeps } from '../../server.js';
 import type { HttpAuth } from '../auth/bearer.js';
 import { RequestCredentials } from '../auth/request-credentials.js';
 import type { SpendBudgets } from './budgets.js';
@@ -19,8 +19,13 @@ export interface RemoteServerDeps {
 export interface RemoteServerScope {
   credentials: readonly Credential[];
   toolsets?: Toolset[];
-  /** A 2025 session: its id, and what to do when the platform refuses its key. */
-  session?: { id: string; refused(): void };
+  /** A 2025 session: its id, and where its calls' jobs go (linked to the calls, for a takeover). */
+  session?: { id: string; jobRecorded?: ServerDeps['onJobRecorded'] };
+  /**
+   * The platform refused the caller's key (401): the key is forgotten as valid here, then this is
+   * called (a session ends and tells the other replicas). The one path a refused key takes.
+   */
+  onUpstreamUnauthorized?: () => void;
 }
 
 /**
@@ -31,7 +36,7 @@ export interface RemoteServerScope {
 export function createRemoteServerFactory(deps: RemoteServerDeps) {
   const { runtime, registry, auth, budgets } = deps;
   const stateCodec = stateCodecFor(runtime.stateKey);
-  return ({ credentials, toolsets, session }: RemoteServerScope) => {
+  return ({ credentials, toolsets, session, onUpstreamUnauthorized }: RemoteServerScope) => {
     const key = fingerprint(credentials[0]!);
     return createMcpServer({
       ...registry,
@@ -39,7 +44,7 @@ export function createRemoteServerFactory(deps: RemoteServerDeps) {
       client: runtime.client,
       credentials: new RequestCredentials(credentials, (refused) => {
         auth.keys.forget(refused);
-        session?.refused();
+        onUpstreamUnauthorized?.();
       }),
       files: runtime.files,
       jobs: runtime.jobs,
@@ -54,6 +59,7 @@ export function createRemoteServerFactory(deps: RemoteServerDeps) {
       toolsets,
       target: runtime.target,
       tracing: runtime.tracing,
+      onJobRecorded: session?.jobRecorded,
     });
   };
 }
