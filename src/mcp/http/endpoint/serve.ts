@@ -19,7 +19,7 @@ import { createLogger, logsAt } from '../../../log.js';
 import type { Runtime } from '../../../runtime.js';
 import { fingerprint } from '../../../tenant.js';
 import type { Registry } from '../../server.js';
-import { HEADER_MISMATCH, headerMismatch } from '../../standard-headers.js';
+import { headerMismatch } from '../../standard-headers.js';
 import { HttpAuth } from '../auth/bearer.js';
 import { SpendBudgets } from '../sessions/budgets.js';
 import { Sessions } from '../sessions/handler.js';
