@@ -91,8 +91,8 @@ export async function serveHttp(
   const log = createLogger(config.logLevel);
   const limits = { ...DEFAULT_SESSION_LIMITS, ...options.limits };
   const auth = new HttpAuth(runtime.target, mcpPath, runtime.client, log, store, options.trustProxy);
-  // Without sessions, what a key may spend is counted per key (and per session in a session).
-  const budgets = new SpendBudgets(config.maxSpendUsd, store);
+  // What a key may spend is counted per key: every session, both eras, every replica.
+  const budgets = new SpendBudgets(config.maxSpendUsd, store, config.budgetWindow);
   const drain = new Drain();
   const toolNames = new Set(registry.tools.entries.map((entry) => entry.name));
   const logRequest = logsAt(config.logLevel, 'info')
@@ -173,9 +173,6 @@ export async function serveHttp(
     const body = await readBody(req, res);
     if (body === HANDLED) return;
     if (logRequest) Object.assign(facts, describeBody(body, toolNames));
-    // A budget shared by replicas is read before the call spends against it.
-    await budgets.refresh(credential, options.stateless ? undefined : header(req, 'mcp-session-id'));
-
     const sessionId = options.stateless ? undefined : header(req, 'mcp-session-id');
     if (sessionId) return sessions.continue(req, res, sessionId, credentials, body);
 
