@@ -89,9 +89,13 @@ export class SpendBudget {
     };
   }
 
-  /** A job's cost is known (or it failed): its reservation settles, wherever it was made. */
+  /**
+   * A job's cost is known (or it failed: 0): its reservation settles, wherever it was made. Counted
+   * only while the reservation is held, so two readers of one finished job count it once, and a job
+   * counted when its call returned is not counted again.
+   */
   async settleJob(jobId: string, usd: number | undefined): Promise<void> {
-    await this.step({ op: 'settle', id: jobKey(jobId), amount: toNano(usd ?? 0) });
+    await this.step({ op: 'settle', id: jobKey(jobId), amount: toNano(usd ?? 0), ifHeld: true });
   }
 
   /**

@@ -182,7 +182,7 @@ export class MemoryStore implements Store {
       const held = record.get(`r:${step.id}`);
       if (held !== undefined) state.reserved -= Number(held.split(':')[0]);
       record.delete(`r:${step.id}`);
-      if (step.op === 'settle') {
+      if (step.op === 'settle' && (held !== undefined || !step.ifHeld)) {
         state.spent += step.amount;
         record.set('spent', String(state.spent));
         if (step.keep) {

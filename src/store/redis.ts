@@ -46,7 +46,7 @@ if redis.call('pttl', KEYS[1]) < 0 then redis.call('pexpire', KEYS[1], ARGV[2]) 
 return value`,
   },
   // KEYS: the ledger (a hash: start, spent, r:<id> = "<nano-USD>:<expires ms>"); ARGV: op,
-  // windowMs, id, amount, limit (-1: none), ttlMs, keepId, keepAmount, keepTtlMs. The clock is
+  // windowMs, id, amount, limit (-1: none), ttlMs, keepId, keepAmount, keepTtlMs, ifHeld. The clock is
   // the store's, so replicas whose clocks differ still agree on windows and expiries.
   ledger: {
     numberOfKeys: 1,
@@ -84,7 +84,7 @@ elseif op == 'settle' or op == 'release' then
   local held = redis.call('hget', KEYS[1], id)
   if held then reserved = reserved - tonumber(string.sub(held, 1, string.find(held, ':', 1, true) - 1)) end
   redis.call('hdel', KEYS[1], id)
-  if op == 'settle' then
+  if op == 'settle' and (held or ARGV[10] ~= '1') then
     spent = spent + tonumber(ARGV[4])
     redis.call('hset', KEYS[1], 'spent', spent)
     if ARGV[7] ~= '' then
@@ -282,6 +282,7 @@ export class RedisStore implements Store {
       keep?.id ?? '',
       keep?.amount ?? 0,
       keep?.ttlMs ?? 0,
+      step.op === 'settle' && step.ifHeld ? '1' : '0',
     );
     return { ok: ok === 1, spent: Number(spent), reserved: Number(reserved), windowStart: Number(start) };
   }

@@ -84,7 +84,14 @@ export interface Store {
  */
 export type LedgerStep = { windowMs: number } & (
   | { op: 'reserve'; id: string; amount: number; limit?: number; ttlMs: number }
-  | { op: 'settle'; id: string; amount: number; keep?: { id: string; amount: number; ttlMs: number } }
+  | {
+      op: 'settle';
+      id: string;
+      amount: number;
+      keep?: { id: string; amount: number; ttlMs: number };
+      /** Only when reservation `id` is still held: a job's cost counts once, whoever learns it. */
+      ifHeld?: boolean;
+    }
   | { op: 'release'; id: string }
   | { op: 'read' }
 );

@@ -27,6 +27,8 @@ export default defineTool({
     return { ...out, verification: await verification(args.model, sent, ctx) };
   },
   spent: (r) => (r.cost?.currency.toUpperCase() === 'USD' ? r.cost.amount : undefined),
+  // A background response still running: what was reserved stays, until job_status learns its cost.
+  deferred: (r) => (r.next && r.response_id ? { jobId: r.response_id } : undefined),
   text: chatText,
 });
 

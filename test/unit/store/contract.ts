@@ -130,6 +130,9 @@ export function storeContract(name: string, open: () => Store) {
       ).toBe(false);
       await s.ledger(k, { ...window, op: 'settle', id: 'job:1', amount: 5 });
       expect(await s.ledger(k, { ...window, op: 'read' })).toMatchObject({ ok: true, spent: 8, reserved: 0 });
+      // A job's cost counts once: a second reader settling the same job finds nothing held.
+      await s.ledger(k, { ...window, op: 'settle', id: 'job:1', amount: 5, ifHeld: true });
+      expect(await s.ledger(k, { ...window, op: 'read' })).toMatchObject({ spent: 8, reserved: 0 });
     });
 
     it('a spend ledger lets an expired reservation go and starts spent again after its window', async () => {
