@@ -67,4 +67,24 @@ describe('deferred charges', () => {
     expect(after.reserved_usd).toBe(0);
     expect(after.spent_usd).toBeCloseTo(before + read.data.cost_usd, 6);
   });
+
+  it('an async speech job whose ticket states its cost counts it at once, and job_status adds nothing', async () => {
+    const before = await budget();
+    const first = await h.call('speech_generate', {
+      text: 'A long narration. '.repeat(20),
+      model: 'tts-studio',
+      max_wait_s: 0,
+    });
+    expect(out(first).status, textOf(first)).toBe('pending');
+    expect(out(first).cost).toBeGreaterThan(0);
+    const submitted = await budget();
+    expect(submitted.spent_usd).toBeCloseTo(before.spent_usd + out(first).cost, 6);
+    expect(submitted.reserved_usd).toBe(before.reserved_usd);
+    const done = await h.call('job_status', { run_id: out(first).run_id, max_wait_s: 30 });
+    expect(out(done).status).toBe('completed');
+    expect(await budget()).toMatchObject({
+      spent_usd: submitted.spent_usd,
+      reserved_usd: submitted.reserved_usd,
+    });
+  });
 });
