@@ -48,3 +48,19 @@ describe('the spend budget (--max-spend-usd)', () => {
     expect((await h.call('models_list', {})).isError).toBeFalsy();
   });
 });
+
+describe('a paid call that fails', () => {
+  it('releases its reservation, so a failure spends and holds nothing', async () => {
+    const roomy = await startHarness({ config: { maxSpendUsd: '1' } });
+    try {
+      roomy.sandbox.faults.add({ match: { path: '/api/web' }, status: 400, times: 1 });
+      const failed = await roomy.call('web_search', { query: 'fails' });
+      expect(failed.isError).toBe(true);
+      expect(textOf(failed)).not.toMatch(/budget_exceeded/);
+      const budget = (await roomy.call('usage_get', {})).structuredContent?.budget;
+      expect(budget).toMatchObject({ spent_usd: 0, reserved_usd: 0, left_usd: 1 });
+    } finally {
+      await roomy.close();
+    }
+  });
+});
