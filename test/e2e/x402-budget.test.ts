@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
+import { payQuote } from '../helpers/x402-wallet.js';
 
 process.env.ORBIT_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'orbit-x402-budget-'));
 
@@ -24,15 +25,7 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-async function pay(paymentId: string, scheme: string): Promise<Record<string, string>> {
-  const res = await fetch(`${sandbox.url}/__sandbox/x402/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ paymentId, scheme }),
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, string>;
-}
+const pay = (paymentId: string, scheme: string) => payQuote(sandbox.url, paymentId, scheme);
 
 const search = { endpoint: 'web.search', input: { query: 'orbital debris', maxResults: 3 }, payment: 'x402' };
 async function quote(): Promise<string> {

@@ -3,9 +3,6 @@
  * every 2025 session and every 2026-07-28 request of a key reserves against one ledger in the
  * store, so concurrent paid calls landing on different replicas never spend past it.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
@@ -14,41 +11,26 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { type RoundRobin, startProxy } from './lib/proxy.js';
-import { type RunningRedis, startRedis } from './lib/redis.js';
-import { Replicas } from './lib/replicas.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { type Cluster, startCluster } from './lib/cluster.js';
+import type { RoundRobin } from './lib/proxy.js';
 
 const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' } } } as const;
 
-let redis: RunningRedis;
+let cluster: Cluster;
 let sandbox: Sandbox;
-let replicas: Replicas;
 let proxy: RoundRobin;
-let outputDir: string;
 const clients: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  sandbox = await startSandbox({ quiet: true });
-  outputDir = await mkdtemp(join(tmpdir(), 'orbit-budget-'));
-  replicas = await Replicas.start(3, {
-    baseUrl: sandbox.url,
-    store: redis.url,
-    outputDir,
-    // Three searches (0.018 USD) fit; a fourth (0.024) would not.
-    env: { ORBIT_MAX_SPEND_USD: '0.02' },
-  });
-  proxy = await startProxy(replicas.ports);
+  // Three searches (0.018 USD) fit; a fourth (0.024) would not.
+  cluster = await startCluster({ ORBIT_MAX_SPEND_USD: '0.02' });
+  ({ sandbox, proxy } = cluster);
 }, 60_000);
 
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => {})));
-  await proxy?.close();
-  await replicas?.stopAll();
-  await sandbox?.close();
-  await redis?.stop();
-  if (outputDir) await rm(outputDir, { recursive: true, force: true });
+  await cluster?.close();
 });
 
 async function legacyClient(key: string) {

@@ -5,9 +5,6 @@
  * and searched for every secret the flow used: the API key, the management token, the session
  * cookie, the new key's secret, the preimage, the payment payload.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -17,38 +14,28 @@ import {
   SANDBOX_PEOPLE as PEOPLE,
   SANDBOX_TEAMS,
   type Sandbox,
-  startSandbox,
   SANDBOX_MANAGEMENT_TOKENS as TOKENS,
 } from '../../src/sandbox/index.js';
-import { type RoundRobin, startProxy } from './lib/proxy.js';
-import { type RunningRedis, startRedis } from './lib/redis.js';
-import { Replicas } from './lib/replicas.js';
+import { payQuote } from '../helpers/x402-wallet.js';
+import { type Cluster, startCluster } from './lib/cluster.js';
+import type { RoundRobin } from './lib/proxy.js';
 
-let redis: RunningRedis;
+let cluster: Cluster;
 let reader: Redis;
 let sandbox: Sandbox;
-let replicas: Replicas;
 let proxy: RoundRobin;
-let outputDir: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  reader = new Redis(redis.url);
-  sandbox = await startSandbox({ quiet: true });
-  outputDir = await mkdtemp(join(tmpdir(), 'orbit-secrets-'));
-  replicas = await Replicas.start(3, { baseUrl: sandbox.url, store: redis.url, outputDir });
-  proxy = await startProxy(replicas.ports);
+  cluster = await startCluster();
+  ({ sandbox, proxy } = cluster);
+  reader = new Redis(cluster.redis.url);
 }, 60_000);
 
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => {})));
   reader?.disconnect();
-  await proxy?.close();
-  await replicas?.stopAll();
-  await sandbox?.close();
-  await redis?.stop();
-  if (outputDir) await rm(outputDir, { recursive: true, force: true });
+  await cluster?.close();
 });
 
 /** Every key of the store with everything it holds, as text. */
@@ -103,14 +90,7 @@ async function session(headers: Record<string, string>, toolsets: string, onAsk?
   };
 }
 
-async function pay(paymentId: string, scheme: string): Promise<Record<string, string>> {
-  const res = await fetch(`${sandbox.url}/__sandbox/x402/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ paymentId, scheme }),
-  });
-  return (await res.json()) as Record<string, string>;
-}
+const pay = (paymentId: string, scheme: string) => payQuote(sandbox.url, paymentId, scheme);
 
 const credentials = {
   api_key: PEOPLE.demo.apiKey,
