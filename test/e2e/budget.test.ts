@@ -64,3 +64,21 @@ describe('a paid call that fails', () => {
     }
   });
 });
+
+describe('a chat call reserves by the model’s pricing for its size', () => {
+  it('fits a small budget with a small max_tokens, and is refused unsent when its size would pass it', async () => {
+    const small = await startHarness({ config: { maxSpendUsd: '0.002' } });
+    try {
+      small.sandbox.clearRequests();
+      const fits = await small.call('chat', { model: 'openai/gpt-sandbox', prompt: 'Hi', max_tokens: 50 });
+      expect(fits.isError, textOf(fits)).toBeFalsy();
+      const big = await small.call('chat', { model: 'openai/gpt-sandbox', prompt: 'Hi', max_tokens: 4000 });
+      expect(textOf(big)).toMatch(
+        /budget_exceeded\).*this call reserves 0\.05\d* USD \(openai\/gpt-sandbox at 2\.5\/10 USD per million input\/output tokens, up to \d+ input and 4000 output tokens, with a 25% margin\)/,
+      );
+      expect(small.sandbox.requests.filter((r) => r.path === '/api/v1/chat/completions')).toHaveLength(1);
+    } finally {
+      await small.close();
+    }
+  });
+});
