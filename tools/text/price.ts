@@ -22,7 +22,9 @@ export async function chatPrice(ctx: ToolContext, request: ChatRequest): Promise
   if (ctx.budget.limitUsd === undefined) return undefined;
   const id = String(request.body.model ?? '');
   const base = id.split(':')[0]!;
-  const model = (await fetchCatalog(ctx.api, 'text', { detailed: true }).catch(() => [])).find((m) => m.id === base);
+  const model = (await fetchCatalog(ctx.api, 'text', { detailed: true }).catch(() => [])).find(
+    (m) => m.id === base,
+  );
   const pricing = TokenPricing.safeParse(model?.pricing);
   if (!model || !pricing.success) return undefined;
   const output = Number(request.body.max_tokens ?? request.body.max_output_tokens ?? model.max_output_tokens);
