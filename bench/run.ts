@@ -4,7 +4,7 @@
  * Sizes can be lowered for a quick look (BENCH_START_RUNS, BENCH_CHAT_CALLS, BENCH_RPS_WINDOW_MS,
  * BENCH_RPS_ROUNDS), but the published figures use the defaults. BENCH_NODE=<path to another node> adds the cold start
  * on that Node (CI's Node 22 from the npm registry, where the bin uses Node's compile cache).
- * BENCH_ONLY=start,throughput (any of start, tokens, latency, progress, image, throughput, soak, replicas)
+ * BENCH_ONLY=start,throughput (any of start, tokens, latency, progress, image, throughput, soak, replicas, reservation)
  * runs only those measures and prints them without touching docs/benchmarks.md or bench/results.json.
  */
 import { execFileSync } from 'node:child_process';
@@ -20,6 +20,7 @@ import { measureFirstProgress } from './measures/first-progress.js';
 import { measureLargeImage } from './measures/large-image.js';
 import { measureChatLatency } from './measures/latency.js';
 import { measureReplicas } from './measures/replicas.js';
+import { measureReservation } from './measures/reservation.js';
 import { measureSoak } from './measures/soak.js';
 import { measureStartUp, otherNodeFigure, startUpFigures } from './measures/start-up.js';
 import { measureThroughput } from './measures/throughput.js';
@@ -39,6 +40,7 @@ const RPS_ROUNDS = size('BENCH_RPS_ROUNDS', 4, 2);
 const SOAK_CHECKPOINTS = [1_000, size('BENCH_SOAK_CALLS', 5_000, 1_000)];
 const SOAK_TENANTS = 8;
 const STORE_CALLS = size('BENCH_STORE_CALLS', 500, 100);
+const RESERVATION_CALLS = size('BENCH_RESERVATION_CALLS', 1_000, 200);
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const MEASURES = [
@@ -50,6 +52,7 @@ const MEASURES = [
   'throughput',
   'soak',
   'replicas',
+  'reservation',
 ] as const;
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => !(MEASURES as readonly string[]).includes(name)) ?? [];
@@ -115,6 +118,21 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
     const mcp = await startInProcess(sandbox.url, key);
     try {
       return await measureChatLatency(mcp, sandbox.url, key, CHAT_CALLS);
+    } finally {
+      await mcp.close();
+    }
+  },
+
+  async reservation() {
+    const key = sandbox.state.createKey({
+      balance: 1_000_000,
+      label: 'bench reservation',
+      dailyRequestLimit: 1_000_000,
+    });
+    say(`spend reservation: ${RESERVATION_CALLS} reserve + settle in memory and on Redis, and paid calls…`);
+    const mcp = await startInProcess(sandbox.url, key);
+    try {
+      return await measureReservation(mcp, RESERVATION_CALLS);
     } finally {
       await mcp.close();
     }

@@ -1,42 +1,149 @@
+import { randomUUID } from 'node:crypto';
 import { BudgetExceededError } from './errors.js';
+import { MemoryStore } from './store/memory.js';
+import type { LedgerState, LedgerStep, Store } from './store/store.js';
+
+/** Over stdio the budget lasts as long as the process; over HTTP it starts again each window. */
+export const DEFAULT_BUDGET_WINDOW_MS = 24 * 3_600_000;
+/** A call's reservation outlives any call (timeouts, waits), so a crashed one frees it in time. */
+const CALL_RESERVATION_MS = 30 * 60_000;
+/** A job whose cost the platform never reports keeps its reservation this long. */
+export const JOB_RESERVATION_MS = 24 * 3_600_000;
+
+const NANO = 1e9;
+const toNano = (usd: number) => Math.max(0, Math.round(usd * NANO));
+const toUsd = (nano: number) => Math.round(nano / 1e3) / 1e6;
+
+/** What a paid call may cost, and where that figure comes from (said when the call is refused). */
+export interface Price {
+  usd: number;
+  /** e.g. "the catalog's price of 0.006 USD per search", "a ceiling of 0.5 USD per call of chat". */
+  basis: string;
+}
+
+/** What is held for one paid call until it settles or is released. */
+export interface Reservation {
+  readonly id: string;
+  /** The call's real cost is known: spent grows by it and the reservation goes. */
+  settle(usd: number | undefined): Promise<void>;
+  /** The call's cost comes later (a job): keep `usd` reserved under the job's own id until then. */
+  defer(jobId: string, usd: number, spentNowUsd?: number): Promise<void>;
+  /** Nothing was spent (the call failed before the platform charged). */
+  release(): Promise<void>;
+}
+
+export interface BudgetState {
+  limit_usd?: number;
+  spent_usd: number;
+  reserved_usd: number;
+  left_usd?: number;
+  /** When the spent figure starts again at 0 (HTTP budgets; stdio lasts as long as the process). */
+  window_resets_at?: string;
+}
 
 /**
- * An upper bound on what paid calls may spend, per process over stdio and per session over HTTP
- * (`--max-spend-usd`). Every paid result's cost is added up; a paid call is refused before it is
- * sent when the budget is spent, or when the platform's pre-charge estimate would pass it.
+ * An upper bound on what paid calls may spend (`--max-spend-usd`): per process over stdio, per
+ * key over HTTP (every session, both protocol eras and, through the store, every replica). A paid
+ * call reserves what it may cost before it is sent, in one atomic step of the ledger against what
+ * is left; after the reply the reservation settles to the real cost, and a failure releases it.
+ * A job whose cost comes later keeps its reservation under the job's id until whoever learns the
+ * cost (any tool, any replica) settles it.
  */
 export class SpendBudget {
-  /** Protected: a budget shared by replicas reads it back from the store. */
-  protected spentUsd = 0;
+  constructor(
+    readonly limitUsd: number | undefined,
+    private readonly ledger: { store: Store; key: string } = { store: new MemoryStore(), key: 'budget' },
+    private readonly windowMs = Number.MAX_SAFE_INTEGER / 4,
+    /** True when the window restarts (shown in usage_get); false for a process-long budget. */
+    private readonly windowed = false,
+  ) {}
 
-  constructor(readonly limitUsd?: number) {}
-
-  /** Throws before a paid call that the budget cannot cover (`estimateUsd` when the price is known). */
-  ensure(estimateUsd = 0): void {
-    if (this.limitUsd === undefined) return;
-    const left = this.limitUsd - this.spentUsd;
-    if (left <= 0 || estimateUsd > left + 1e-9) {
-      throw new BudgetExceededError(
-        `This call would pass the spend budget: ${round(this.spentUsd)} of ${this.limitUsd} USD spent, ${round(Math.max(0, left))} USD left${estimateUsd ? `, this call is estimated at ${round(estimateUsd)} USD` : ''}.`,
-        {
-          fix: 'Nothing was sent. Raise --max-spend-usd (ORBIT_MAX_SPEND_USD) or start a new session to spend more.',
-          details: { limit_usd: this.limitUsd, spent_usd: round(this.spentUsd) },
-        },
-      );
-    }
+  /** Reserves `price` before a paid call, or throws, saying spent, reserved and left; nothing is sent. */
+  async reserve(price: Price): Promise<Reservation> {
+    const id = randomUUID();
+    const state = await this.step({
+      op: 'reserve',
+      id,
+      amount: toNano(price.usd),
+      ...(this.limitUsd !== undefined ? { limit: toNano(this.limitUsd) } : {}),
+      ttlMs: CALL_RESERVATION_MS,
+    });
+    if (!state.ok) throw this.refusal(state, price);
+    let done = false;
+    const once = async (step: DistributiveOmit<LedgerStep, 'windowMs'>) => {
+      if (done) return;
+      done = true;
+      await this.step(step);
+    };
+    return {
+      id,
+      settle: (usd) => once({ op: 'settle', id, amount: toNano(usd ?? 0) }),
+      defer: (jobId, usd, spentNowUsd = 0) =>
+        once({
+          op: 'settle',
+          id,
+          amount: toNano(spentNowUsd),
+          keep: { id: jobKey(jobId), amount: toNano(usd), ttlMs: JOB_RESERVATION_MS },
+        }),
+      release: () => once({ op: 'release', id }),
+    };
   }
 
-  record(usd: number | undefined): void {
-    if (usd !== undefined && Number.isFinite(usd) && usd > 0) this.spentUsd += usd;
+  /**
+   * A job's cost is known (or it failed: 0): its reservation settles, wherever it was made. Counted
+   * only while the reservation is held, so two readers of one finished job count it once, and a job
+   * counted when its call returned is not counted again.
+   */
+  async settleJob(jobId: string, usd: number | undefined): Promise<void> {
+    await this.step({ op: 'settle', id: jobKey(jobId), amount: toNano(usd ?? 0), ifHeld: true });
   }
 
-  state(): { limit_usd?: number; spent_usd: number; left_usd?: number } {
+  /**
+   * Counts money already moved, which must not be refused (an x402 payment the person made):
+   * spent grows even past the limit.
+   */
+  async count(usd: number | undefined): Promise<void> {
+    if (usd === undefined || !(usd > 0)) return;
+    await this.step({ op: 'settle', id: '', amount: toNano(usd) });
+  }
+
+  async state(): Promise<BudgetState> {
+    return this.view(await this.step({ op: 'read' }));
+  }
+
+  private step(step: DistributiveOmit<LedgerStep, 'windowMs'>): Promise<LedgerState> {
+    return this.ledger.store.ledger(this.ledger.key, { ...step, windowMs: this.windowMs } as LedgerStep);
+  }
+
+  private view(state: LedgerState): BudgetState {
+    const spent = toUsd(state.spent);
+    const reserved = toUsd(state.reserved);
     return {
       ...(this.limitUsd !== undefined ? { limit_usd: this.limitUsd } : {}),
-      spent_usd: round(this.spentUsd),
-      ...(this.limitUsd !== undefined ? { left_usd: round(Math.max(0, this.limitUsd - this.spentUsd)) } : {}),
+      spent_usd: spent,
+      reserved_usd: reserved,
+      ...(this.limitUsd !== undefined
+        ? { left_usd: toUsd(Math.max(0, toNano(this.limitUsd) - state.spent - state.reserved)) }
+        : {}),
+      ...(this.windowed
+        ? { window_resets_at: new Date(state.windowStart + this.windowMs).toISOString() }
+        : {}),
     };
+  }
+
+  private refusal(state: LedgerState, price: Price): BudgetExceededError {
+    const view = this.view(state);
+    const resets = view.window_resets_at ? ` The budget starts again at ${view.window_resets_at}.` : '';
+    return new BudgetExceededError(
+      `This call would pass the spend budget: ${view.spent_usd} USD spent and ${view.reserved_usd} USD reserved of ${this.limitUsd} USD, ${view.left_usd} USD left; this call reserves ${toUsd(toNano(price.usd))} USD (${price.basis}).`,
+      {
+        fix: `Nothing was sent. Wait for running paid calls to settle, raise --max-spend-usd (ORBIT_MAX_SPEND_USD), or ask for less.${resets}`,
+        details: { ...view, call_reserves_usd: toUsd(toNano(price.usd)) },
+      },
+    );
   }
 }
 
-const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
+const jobKey = (jobId: string) => `job:${jobId}`;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -39,7 +39,8 @@ Options:
   --allow-dir DIR         a folder local inputs may be read from; repeatable (ORBIT_ALLOW_DIRS)
   --timeout-ms N          per-request timeout (ORBIT_TIMEOUT_MS)
   --max-retries N         retries of safe calls (ORBIT_MAX_RETRIES)
-  --max-spend-usd N       refuse paid calls past N USD, per process or HTTP session (ORBIT_MAX_SPEND_USD)
+  --max-spend-usd N       refuse paid calls past N USD, per process (stdio) or key (HTTP) (ORBIT_MAX_SPEND_USD)
+  --budget-window T       HTTP: the key's budget starts again after T, e.g. 24h, 7d (default 24h; ORBIT_BUDGET_WINDOW)
   --log-level L           debug|info|warning|error|silent (ORBIT_LOG_LEVEL)
 
 Several replicas (HTTP):
@@ -67,6 +68,7 @@ const OPTIONS = {
   'timeout-ms': { type: 'string' },
   'max-retries': { type: 'string' },
   'max-spend-usd': { type: 'string' },
+  'budget-window': { type: 'string' },
   'log-level': { type: 'string' },
   store: { type: 'string' },
   'drain-ms': { type: 'string' },
@@ -131,6 +133,7 @@ export async function main(argv: string[]): Promise<number> {
     timeoutMs: values['timeout-ms'],
     maxRetries: values['max-retries'],
     maxSpendUsd: values['max-spend-usd'],
+    budgetWindow: values['budget-window'],
     logLevel: values['log-level'],
     store: values.store,
     drainMs: values['drain-ms'],

@@ -130,6 +130,18 @@ export const ConfigSchema = z.object({
   timeoutMs: z.coerce.number().int().min(1000, 'must be at least 1000 ms').max(3_600_000).default(120_000),
   maxRetries: z.coerce.number().int().min(0).max(10).default(2),
   maxSpendUsd: z.coerce.number().positive('must be a positive amount of USD').optional(),
+  /** HTTP: the span over which a key's budget is counted before it starts again at 0 (ms). */
+  budgetWindow: z
+    .union([z.number(), z.string()])
+    .transform((value, ctx) => {
+      const ms = durationMs(value);
+      if (ms === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'must be a duration such as 24h, 90m or 7d' });
+        return z.NEVER;
+      }
+      return ms;
+    })
+    .default(24 * 3_600_000),
   logLevel: z.enum(['debug', 'info', 'warning', 'error', 'silent']).default('info'),
   /** Shared state for several replicas (Redis or Valkey); not set: this process's memory. */
   store: z
@@ -170,6 +182,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   timeoutMs: `${ENV_PREFIX}TIMEOUT_MS`,
   maxRetries: `${ENV_PREFIX}MAX_RETRIES`,
   maxSpendUsd: `${ENV_PREFIX}MAX_SPEND_USD`,
+  budgetWindow: `${ENV_PREFIX}BUDGET_WINDOW`,
   logLevel: `${ENV_PREFIX}LOG_LEVEL`,
   store: `${ENV_PREFIX}STORE_URL`,
   drainMs: `${ENV_PREFIX}DRAIN_MS`,
@@ -177,6 +190,15 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   leaseMs: `${ENV_PREFIX}LEASE_MS`,
   trustProxy: `${ENV_PREFIX}TRUST_PROXY`,
 };
+
+/** `90m`, `24h`, `7d` (a bare number is hours), between a minute and a year; else undefined. */
+function durationMs(value: number | string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([mhd]?)\s*$/.exec(String(value));
+  if (!match) return undefined;
+  const unit = { m: 60_000, h: 3_600_000, d: 86_400_000, '': 3_600_000 }[match[2] as 'm' | 'h' | 'd' | ''];
+  const ms = Math.round(Number(match[1]) * unit);
+  return ms >= 60_000 && ms <= 366 * 86_400_000 ? ms : undefined;
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

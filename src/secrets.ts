@@ -21,6 +21,27 @@ export function registerSecret(value: string | undefined): void {
   for (const form of forms(value)) processSecrets.add(form);
 }
 
+/**
+ * Values the person may see (a team's invite link token) but that must never rest in the shared
+ * store: a message that carries one is sent live and never made resumable there. Bounded: the
+ * oldest go first.
+ */
+const storeSecrets = new Set<string>();
+const MAX_STORE_SECRETS = 10_000;
+
+export function keepOutOfStore(value: string | undefined): void {
+  for (const form of forms(value)) {
+    storeSecrets.add(form);
+    if (storeSecrets.size > MAX_STORE_SECRETS) storeSecrets.delete(storeSecrets.values().next().value!);
+  }
+}
+
+/** Process secrets, key-like tokens or a value kept out of the store: such text is not stored. */
+export function carriesSecret(text: string): boolean {
+  for (const secret of storeSecrets) if (text.includes(secret)) return true;
+  return restCheck.text(text) !== text;
+}
+
 /** The value as written, and as it appears inside JSON (quotes and backslashes escaped). */
 function forms(value: string | undefined): string[] {
   if (!value || value.length < 6) return [];
@@ -87,3 +108,5 @@ function walk(input: unknown, text: (s: string) => string): unknown {
 const processRedactor = createRedactor();
 /** Redaction with the process secrets only (stderr, CLI output). */
 export const redact = (text: string): string => processRedactor.text(text);
+
+const restCheck = createRedactor();

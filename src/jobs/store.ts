@@ -43,6 +43,13 @@ export interface Jobs {
   get(id: string): Promise<JobRecord | undefined>;
   /** Newest change first. */
   list(): Promise<JobRecord[]>;
+  /**
+   * Claims the job for one holder, atomically in the store (any replica) or in memory: true for
+   * the one claimant that got it. Used so that one thing (a paid quote) is done exactly once.
+   */
+  claim(id: string, holder: string, ttlMs: number): Promise<boolean>;
+  /** Lets the claim go, only while `holder` still holds it (the attempt failed and may be retried). */
+  unclaim(id: string, holder: string): Promise<void>;
 }
 
 /** Checked when read back: a record comes from the store, which other processes write too. */
@@ -100,7 +107,15 @@ export class JobStore {
       record: (patch) => this.record(tenantNow(tenant), patch),
       get: (id) => this.get(tenantNow(tenant), id),
       list: () => this.list(tenantNow(tenant)),
+      claim: (id, holder, ttlMs) => this.store.claim(this.claimKey(tenantNow(tenant), id), holder, ttlMs),
+      unclaim: async (id, holder) => {
+        await this.store.release(this.claimKey(tenantNow(tenant), id), holder);
+      },
     };
+  }
+
+  private claimKey(tenant: string, id: string): string {
+    return storeKey('job-claim', tenant, id);
   }
 
   private record(tenant: string, patch: JobPatch): void {

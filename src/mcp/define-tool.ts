@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Price } from '../budget.js';
 import type { Toolset } from '../config.js';
 import type { ToolContext } from '../context.js';
 import type { CredentialKind } from '../credentials.js';
@@ -57,6 +58,16 @@ interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
   content?(result: z.infer<O>): ExtraContent[];
   /** What a paid call cost in USD, read from its result; added up against the spend budget. */
   spent?(result: z.infer<O>): number | undefined;
+  /**
+   * What a paid call may cost, reserved before it is sent (a catalog price, the model's pricing
+   * for the requested size); undefined leaves the tool's stated ceiling (src/payments/prices.ts).
+   */
+  price?(args: z.infer<I>, ctx: ToolContext): Promise<Price | undefined> | Price | undefined;
+  /**
+   * A result whose cost comes later (a job still running): its id and what stays reserved for it
+   * (default: what the call reserved). The job's cost settles it when a later call learns it.
+   */
+  deferred?(result: z.infer<O>): { jobId: string; usd?: number } | undefined;
 }
 
 /**

@@ -4,9 +4,10 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { SpendBudget } from '../budget.js';
+import type { Reservation, SpendBudget } from '../budget.js';
 import type { ToolContext } from '../context.js';
 import { InputError } from '../errors.js';
+import { ceilingFor } from '../payments/prices.js';
 import type { Redactor } from '../secrets.js';
 import { rendersViews, withView } from './apps.js';
 import { parseArguments } from './arguments.js';
@@ -98,6 +99,39 @@ export function registerToolCalls(deps: CallDeps): void {
   });
 }
 
+const reservedUsd = new WeakMap<Reservation, number>();
+const priceOf = (reservation: Reservation) => reservedUsd.get(reservation) ?? 0;
+
+/** Reserves what the call may cost (its price, or the tool's stated ceiling) before it is sent. */
+async function reserveFor(
+  budget: SpendBudget,
+  tool: AnyTool,
+  args: unknown,
+  ctx: ToolContext,
+): Promise<Reservation> {
+  const price = (await tool.price?.(args as never, ctx)) ?? ceilingFor(tool.name);
+  const reservation = await budget.reserve(price);
+  reservedUsd.set(reservation, price.usd);
+  return reservation;
+}
+
+/**
+ * Settles to the result's cost; a job still running keeps a reservation for its cost; a result
+ * that cannot be read (the call did reach the platform) keeps what was reserved as spent.
+ */
+async function settle(
+  reservation: Reservation,
+  tool: AnyTool,
+  result: unknown,
+  reserved: number,
+): Promise<void> {
+  if (result === undefined) return reservation.settle(reserved);
+  const spent = tool.spent?.(result as never);
+  const later = tool.deferred?.(result as never);
+  if (later && spent === undefined) return reservation.defer(later.jobId, later.usd ?? reserved);
+  return reservation.settle(spent !== undefined && Number.isFinite(spent) && spent > 0 ? spent : 0);
+}
+
 /**
  * Parse, sign in if needed, check the budget, run, validate the result, render. Every failure is
  * an isError result the model can act on, except a question for the person (NeedsInput), which
@@ -122,11 +156,18 @@ async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: Server
     if (operation.credential === 'api_key' && credentials.signIn && !credentials.get('api_key')) {
       await credentials.signIn(signInPrompt(channel, progress));
     }
-    if (operation.nature === 'spend') deps.budget.ensure();
-    const output = await tool.run(parsed, context);
-    const checked = tool.output.safeParse(output);
+    const reservation =
+      operation.nature === 'spend' ? await reserveFor(deps.budget, tool, parsed, context) : undefined;
+    let checked: ReturnType<typeof tool.output.safeParse>;
+    try {
+      checked = tool.output.safeParse(await tool.run(parsed, context));
+    } catch (error) {
+      await reservation?.release();
+      throw error;
+    }
+    if (reservation)
+      await settle(reservation, tool, checked.success ? checked.data : undefined, priceOf(reservation));
     if (!checked.success) throw outputErrorFrom(checked.error, tool.name);
-    deps.budget.record(tool.spent?.(checked.data));
     return await renderResult(tool, checked.data, context.files, deps.redactor);
   } catch (error) {
     if (error instanceof NeedsInput) throw error;

@@ -1,4 +1,4 @@
-import type { IndexBounds, ListBounds, Store } from './store.js';
+import type { IndexBounds, LedgerState, LedgerStep, ListBounds, Store } from './store.js';
 
 type Value =
   | { type: 'string'; value: string }
@@ -165,6 +165,44 @@ export class MemoryStore implements Store {
     return by;
   }
 
+  async ledger(key: string, step: LedgerStep): Promise<LedgerState> {
+    // Synchronous from read to write: nothing else runs in between in this process.
+    const now = this.now();
+    const data = this.read(key);
+    const record = data?.type === 'record' ? data.value : new Map<string, string>();
+    const state = readLedger(record, now, step.windowMs);
+    let ok = true;
+    if (step.op === 'reserve') {
+      ok = step.limit === undefined || state.spent + state.reserved + step.amount <= step.limit;
+      if (ok) {
+        record.set(`r:${step.id}`, `${step.amount}:${now + step.ttlMs}`);
+        state.reserved += step.amount;
+      }
+    } else if (step.op === 'settle' || step.op === 'release') {
+      const held = record.get(`r:${step.id}`);
+      if (held !== undefined) state.reserved -= Number(held.split(':')[0]);
+      record.delete(`r:${step.id}`);
+      if (step.op === 'settle' && (held !== undefined || !step.ifHeld)) {
+        state.spent += step.amount;
+        record.set('spent', String(state.spent));
+        if (step.keep) {
+          record.set(`r:${step.keep.id}`, `${step.keep.amount}:${now + step.keep.ttlMs}`);
+          state.reserved += step.keep.amount;
+        }
+      }
+    }
+    if (step.op !== 'read' || data) {
+      const longest = Math.max(
+        state.windowStart + step.windowMs - now,
+        ...[...record.entries()]
+          .filter(([field]) => field.startsWith('r:'))
+          .map(([, value]) => Number(value.split(':')[1]) - now),
+      );
+      this.write(key, { type: 'record', value: record }, Math.max(1, longest));
+    }
+    return { ok, ...state };
+  }
+
   async publish(channel: string, message: string) {
     // Delivered later, as Redis does: a publisher never runs its subscribers' code inline.
     for (const listener of this.channels.get(channel) ?? []) queueMicrotask(() => listener(message));
@@ -220,4 +258,24 @@ export class MemoryStore implements Store {
 function sortedMembers(scores: Map<string, number>, lowestFirst: boolean): string[] {
   const sign = lowestFirst ? 1 : -1;
   return [...scores.entries()].sort((a, b) => sign * (a[1] - b[1])).map(([member]) => member);
+}
+
+/** Spent in the window (restarted when it has passed) and the sum of live reservations. */
+function readLedger(record: Map<string, string>, now: number, windowMs: number) {
+  let windowStart = Number(record.get('start') ?? Number.NaN);
+  let spent = Number(record.get('spent') ?? 0);
+  if (!(now < windowStart + windowMs)) {
+    windowStart = now;
+    spent = 0;
+    record.set('start', String(now));
+    record.set('spent', '0');
+  }
+  let reserved = 0;
+  for (const [field, value] of [...record]) {
+    if (!field.startsWith('r:')) continue;
+    const [amount, expires] = value.split(':').map(Number);
+    if (expires! <= now) record.delete(field);
+    else reserved += amount!;
+  }
+  return { spent, reserved, windowStart };
 }

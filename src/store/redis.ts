@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { IndexBounds, ListBounds, Store } from './store.js';
+import type { IndexBounds, LedgerState, LedgerStep, ListBounds, Store } from './store.js';
 
 /** Lua for the operations that read and write in one step (atomic on the server). */
 const SCRIPTS = {
@@ -45,6 +45,60 @@ return gone`,
 if redis.call('pttl', KEYS[1]) < 0 then redis.call('pexpire', KEYS[1], ARGV[2]) end
 return value`,
   },
+  // KEYS: the ledger (a hash: start, spent, r:<id> = "<nano-USD>:<expires ms>"); ARGV: op,
+  // windowMs, id, amount, limit (-1: none), ttlMs, keepId, keepAmount, keepTtlMs, ifHeld. The clock is
+  // the store's, so replicas whose clocks differ still agree on windows and expiries.
+  ledger: {
+    numberOfKeys: 1,
+    lua: `local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local op, window = ARGV[1], tonumber(ARGV[2])
+local exists = redis.call('exists', KEYS[1]) == 1
+local h = redis.call('hgetall', KEYS[1])
+local start, spent, reserved, longest = nil, 0, 0, 0
+for i = 1, #h, 2 do
+  local f, v = h[i], h[i + 1]
+  if f == 'start' then start = tonumber(v)
+  elseif f == 'spent' then spent = tonumber(v)
+  elseif string.sub(f, 1, 2) == 'r:' then
+    local sep = string.find(v, ':', 1, true)
+    local amount, expires = tonumber(string.sub(v, 1, sep - 1)), tonumber(string.sub(v, sep + 1))
+    if expires <= now then redis.call('hdel', KEYS[1], f)
+    else reserved = reserved + amount; longest = math.max(longest, expires - now) end
+  end
+end
+if start == nil or now >= start + window then
+  start = now; spent = 0
+  redis.call('hset', KEYS[1], 'start', start, 'spent', 0)
+end
+local ok = 1
+local id = 'r:' .. (ARGV[3] or '')
+if op == 'reserve' then
+  local amount, limit, ttl = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+  if limit >= 0 and spent + reserved + amount > limit then ok = 0
+  else
+    redis.call('hset', KEYS[1], id, amount .. ':' .. (now + ttl))
+    reserved = reserved + amount; longest = math.max(longest, ttl)
+  end
+elseif op == 'settle' or op == 'release' then
+  local held = redis.call('hget', KEYS[1], id)
+  if held then reserved = reserved - tonumber(string.sub(held, 1, string.find(held, ':', 1, true) - 1)) end
+  redis.call('hdel', KEYS[1], id)
+  if op == 'settle' and (held or ARGV[10] ~= '1') then
+    spent = spent + tonumber(ARGV[4])
+    redis.call('hset', KEYS[1], 'spent', spent)
+    if ARGV[7] ~= '' then
+      local amount, ttl = tonumber(ARGV[8]), tonumber(ARGV[9])
+      redis.call('hset', KEYS[1], 'r:' .. ARGV[7], amount .. ':' .. (now + ttl))
+      reserved = reserved + amount; longest = math.max(longest, ttl)
+    end
+  end
+end
+if op ~= 'read' or exists then
+  redis.call('pexpire', KEYS[1], math.max(1, start + window - now, longest))
+end
+return {ok, tostring(spent), tostring(reserved), tostring(start)}`,
+  },
 } as const;
 
 type Scripted = Redis & {
@@ -66,6 +120,7 @@ type Scripted = Redis & {
     ttlMs: number,
   ): Promise<string[]>;
   addWithExpiry(key: string, by: number, ttlMs: number): Promise<string>;
+  ledger(key: string, ...args: (string | number)[]): Promise<[number, string, string, string]>;
 };
 
 /** How long one command may take before it fails (the caller's request then fails, not hangs). */
@@ -207,6 +262,29 @@ export class RedisStore implements Store {
 
   async add(key: string, by: number, ttlMs: number) {
     return Number(await this.redis.addWithExpiry(key, by, ttlMs));
+  }
+
+  async ledger(key: string, step: LedgerStep): Promise<LedgerState> {
+    const { op, windowMs } = step;
+    const id = 'id' in step ? step.id : '';
+    const amount = 'amount' in step ? step.amount : 0;
+    const limit = step.op === 'reserve' ? (step.limit ?? -1) : -1;
+    const ttlMs = step.op === 'reserve' ? step.ttlMs : 0;
+    const keep = step.op === 'settle' ? step.keep : undefined;
+    const [ok, spent, reserved, start] = await this.redis.ledger(
+      key,
+      op,
+      windowMs,
+      id,
+      amount,
+      limit,
+      ttlMs,
+      keep?.id ?? '',
+      keep?.amount ?? 0,
+      keep?.ttlMs ?? 0,
+      step.op === 'settle' && step.ifHeld ? '1' : '0',
+    );
+    return { ok: ok === 1, spent: Number(spent), reserved: Number(reserved), windowStart: Number(start) };
   }
 
   async publish(channel: string, message: string) {

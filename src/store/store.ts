@@ -59,6 +59,13 @@ export interface Store {
   /** Adds to a number (created at 0) and returns the new value; the first add sets the expiry. */
   add(key: string, by: number, ttlMs: number): Promise<number>;
 
+  /**
+   * One atomic step on a spend ledger (see `LedgerStep`): what was spent in the current window and
+   * the live reservations, read, checked against the limit and written in one operation, so two
+   * replicas reserving at once can never both take the last of a budget.
+   */
+  ledger(key: string, step: LedgerStep): Promise<LedgerState>;
+
   publish(channel: string, message: string): Promise<void>;
   /** Calls `listener` with every message published on `channel` from now on; the result unsubscribes. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
@@ -66,6 +73,36 @@ export interface Store {
   /** True when the store answers (for `/ready`). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/**
+ * Amounts are whole nano-USD (exact integers in Lua and JS alike). `reserve` adds reservation `id`
+ * when spent + reserved + amount stays within `limit` (no limit: always); `settle` drops the
+ * reservation, adds `amount` to spent and may `keep` a follow-on reservation (a job whose cost comes
+ * later) in the same step; `release` drops it; `read` only reads. A reservation lives `ttlMs`; the
+ * spent figure starts again at 0 when `windowMs` has passed since the window began.
+ */
+export type LedgerStep = { windowMs: number } & (
+  | { op: 'reserve'; id: string; amount: number; limit?: number; ttlMs: number }
+  | {
+      op: 'settle';
+      id: string;
+      amount: number;
+      keep?: { id: string; amount: number; ttlMs: number };
+      /** Only when reservation `id` is still held: a job's cost counts once, whoever learns it. */
+      ifHeld?: boolean;
+    }
+  | { op: 'release'; id: string }
+  | { op: 'read' }
+);
+
+export interface LedgerState {
+  /** False only for a reserve the limit refused (nothing was written). */
+  ok: boolean;
+  spent: number;
+  reserved: number;
+  /** When the current window began (ms since the epoch). */
+  windowStart: number;
 }
 
 export interface ListBounds {

@@ -217,7 +217,8 @@ describe('video_generate', () => {
     });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/at most 4 MB[\s\S]*URL/);
-    expect(h.sandbox.requests).toHaveLength(0);
+    // Only the catalog was read (the price reserved before sending); nothing paid was sent.
+    expect(h.sandbox.requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
   });
 
   it('sends a small local start image inline and a URL as a URL', async () => {

@@ -95,7 +95,7 @@ describe('usage_get', () => {
 
   it('shows the spend budget beside the platform figures', async () => {
     const result = await usageWith({ key: P.demo.apiKey }, { config: { maxSpendUsd: '2.5' } });
-    expect(out(result).budget).toEqual({ limit_usd: 2.5, spent_usd: 0, left_usd: 2.5 });
+    expect(out(result).budget).toEqual({ limit_usd: 2.5, spent_usd: 0, reserved_usd: 0, left_usd: 2.5 });
     expect(textOf(result)).toContain('Spend budget: 0 of 2.5 USD spent, 2.5 USD left.');
   });
 
@@ -145,7 +145,7 @@ describe('orbit://usage', () => {
       const body = JSON.parse(resourceText(read.contents[0]));
       expect(body.quotas.daily_operations).toMatchObject({ used: 37, percent_used: 37 });
       expect(body.quotas.daily_images).toMatchObject({ used: 12 });
-      expect(body.budget).toEqual({ limit_usd: 1, spent_usd: 0, left_usd: 1 });
+      expect(body.budget).toEqual({ limit_usd: 1, spent_usd: 0, reserved_usd: 0, left_usd: 1 });
     } finally {
       await h.close();
     }

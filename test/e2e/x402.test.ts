@@ -7,6 +7,7 @@ import { QUOTES_FILE } from '../../src/payments/quote-file.js';
 import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
+import { payQuote } from '../helpers/x402-wallet.js';
 
 // Quotes of a person's own process are kept in the config folder: a private one for this file.
 const configDir = mkdtempSync(join(tmpdir(), 'orbit-x402-config-'));
@@ -25,16 +26,7 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-/** The sandbox wallet: pays a quote on one rail, answering what a real wallet would show. */
-async function pay(paymentId: string, scheme: string): Promise<Record<string, string>> {
-  const res = await fetch(`${sandbox.url}/__sandbox/x402/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ paymentId, scheme }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Record<string, string>;
-}
+const pay = (paymentId: string, scheme: string) => payQuote(sandbox.url, paymentId, scheme);
 
 async function quoteFor(harness: Harness, tool: string, args: Record<string, unknown>) {
   const result = await harness.call(tool, args);

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       allowDirs: [],
       timeoutMs: 120_000,
       maxRetries: 2,
+      budgetWindow: 86_400_000,
       logLevel: 'info',
       drainMs: 25_000,
       leaseMs: 15_000,
@@ -48,6 +49,7 @@ describe('loadConfig', () => {
         ORBIT_ALLOW_DIRS: '/srv/media:/data/in',
         ORBIT_TIMEOUT_MS: '5000',
         ORBIT_MAX_RETRIES: '0',
+        ORBIT_BUDGET_WINDOW: '12h',
         ORBIT_LOG_LEVEL: 'debug',
         ORBIT_STORE_URL: 'redis://127.0.0.1:6379',
         ORBIT_DRAIN_MS: '1000',
@@ -68,6 +70,7 @@ describe('loadConfig', () => {
       allowDirs: ['/srv/media', '/data/in'],
       timeoutMs: 5000,
       maxRetries: 0,
+      budgetWindow: 12 * 3_600_000,
       logLevel: 'debug',
       store: 'redis://127.0.0.1:6379',
       drainMs: 1000,
@@ -75,6 +78,13 @@ describe('loadConfig', () => {
       leaseMs: 3000,
       trustProxy: 2,
     });
+  });
+
+  it('reads the budget window as a duration (24h by default), and refuses one it cannot read', () => {
+    expect(loadConfig({}, {}).budgetWindow).toBe(24 * 3_600_000);
+    expect(loadConfig({ budgetWindow: '90m' }, {}).budgetWindow).toBe(90 * 60_000);
+    expect(loadConfig({}, { ORBIT_BUDGET_WINDOW: '7d' }).budgetWindow).toBe(7 * 86_400_000);
+    expect(configError({ budgetWindow: 'soon' }, {})).toMatch(/--budget-window: must be a duration/);
   });
 
   it('takes only a redis:// or rediss:// store URL', () => {

@@ -65,7 +65,9 @@ export const Usage = z.object({
   budget: z.object({
     limit_usd: z.number().optional(),
     spent_usd: z.number(),
+    reserved_usd: z.number(),
     left_usd: z.number().optional(),
+    window_resets_at: z.string().optional(),
   }),
 });
 export type Usage = z.infer<typeof Usage>;
@@ -107,7 +109,7 @@ function row(unit: string, window: Window | null | undefined, limit: number | nu
 
 /** Both routes, each optional: what one says stands even when the other fails. */
 export async function readUsage(ctx: Pick<ToolContext, 'api' | 'credentials' | 'budget'>): Promise<Usage> {
-  const out: Usage = { quotas: {}, notes: [], budget: ctx.budget.state() };
+  const out: Usage = { quotas: {}, notes: [], budget: await ctx.budget.state() };
   const failures: unknown[] = [];
   const byKey = ctx.api
     .request({ method: 'GET', path: '/api/subscription/v1/usage', schema: KeyUsage })
@@ -213,5 +215,8 @@ export function usageText(result: z.infer<typeof UsageOut>): string {
       ? `Spend budget: none set (--max-spend-usd); ${b.spent_usd} USD spent by this server so far.`
       : `Spend budget: ${b.spent_usd} of ${b.limit_usd} USD spent, ${b.left_usd} USD left.`,
   );
+  if (b.reserved_usd > 0)
+    lines.push(`Reserved for paid calls and jobs whose cost is not known yet: ${b.reserved_usd} USD.`);
+  if (b.window_resets_at) lines.push(`The budget starts again at ${b.window_resets_at}.`);
   return [...lines, ...u.notes].join('\n');
 }

@@ -79,6 +79,11 @@ export default defineTool({
       throw await explainFailure(ctx, error, entry);
     }
   },
+  // A quote costs nothing (x402_complete counts what is paid); otherwise the tool's ceiling holds.
+  price: (args, ctx) =>
+    (args.method ?? 'POST') === 'POST' && goesAccountless(ctx, args.payment)
+      ? { usd: 0, basis: 'a payment quote costs nothing' }
+      : undefined,
   spent: (r) => r.cost,
   text: (r) => {
     const payment = PaymentRequest.safeParse(r.payment);

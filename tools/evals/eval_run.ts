@@ -74,6 +74,9 @@ async function checked(ctx: ToolContext, args: Input) {
   return { rows, scorerIds, defs: defs.filter((d) => d !== undefined) };
 }
 
+/** What one model call of an experiment may cost at most, for the reservation (spec 2 §4.11 gives no price). */
+const EVAL_CALL_CEILING_USD = 0.02;
+
 export default defineTool({
   name: 'eval_run',
   title: 'Run an evaluation',
@@ -142,6 +145,18 @@ export default defineTool({
     });
     return result;
   },
+  // Rows given inline bound it: a stated ceiling per model call (each row by each candidate, and by
+  // each scorer, which may be a judge model); a dataset's size is not known here, so its ceiling holds.
+  price: (args) => {
+    if (!args.rows) return undefined;
+    const calls = args.rows.length * args.candidates.length * (1 + (args.scorers?.length ?? 0));
+    return {
+      usd: calls * EVAL_CALL_CEILING_USD,
+      basis: `a ceiling of ${EVAL_CALL_CEILING_USD} USD per model call, ${calls} calls (rows x candidates x (1 + scorers))`,
+    };
+  },
   spent: (r) => r.cost_usd,
+  // An experiment still running: what was reserved stays, until evals_read learns its cost.
+  deferred: (r) => (r.next ? { jobId: r.experiment_id } : undefined),
   text: summaryText,
 });

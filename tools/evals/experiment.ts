@@ -39,5 +39,8 @@ export async function runResult(ctx: ToolContext, exp: Experiment): Promise<RunO
   const base = { experiment_id: exp.id, status: exp.status, progress: progressLine(exp) };
   if (!TERMINAL.has(exp.status)) return { ...base, next: sayNext(nextRead(exp.id)) };
   const error = errorText(exp.error);
-  return { ...base, ...summarize(await outputItems(ctx, exp.id)), ...(error ? { error } : {}) };
+  const result = { ...base, ...summarize(await outputItems(ctx, exp.id)), ...(error ? { error } : {}) };
+  // Its cost is known now: the reservation an eval_run kept for it settles (once, anywhere).
+  if (result.cost_usd !== undefined) await ctx.budget.settleJob(exp.id, result.cost_usd);
+  return result;
 }

@@ -121,6 +121,8 @@ export async function awaitSpeech(
   const s = outcome.value;
   if (s.status === 'error' || !s.audioUrl) {
     const message = s.error ?? 'The speech job failed.';
+    // A failed job is not charged: what its call kept reserved goes.
+    await ctx.budget.settleJob(runId, 0);
     throw jobFailed(
       ctx,
       { id: runId, kind: 'speech', status: 'error', error: message },

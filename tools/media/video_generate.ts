@@ -6,6 +6,7 @@ import { runNext, sayNext } from '../../src/jobs/next.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
 import { filesContent } from './shared.js';
 import { acceptVideo, awaitVideo, submitVideo, VideoOut, videoText } from './video-jobs.js';
+import { videoPrice } from './video-price.js';
 
 const Input = z.object({
   model: z.string().describe('models_list kind=video'),
@@ -84,6 +85,7 @@ export default defineTool({
     }
     return awaitVideo(ctx, known, { maxWaitS: args.max_wait_s, download: args.download });
   },
+  price: (args, ctx) => videoPrice(ctx, args.model, args),
   spent: (r) => r.cost?.final ?? r.cost?.estimate,
   text: videoText,
   content: (r) => filesContent([r]),

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { InputError } from '../../src/errors.js';
+import { ConflictError, InputError } from '../../src/errors.js';
 import { sayNext } from '../../src/jobs/next.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
 import { replay, withNewQuote } from '../../src/payments/accountless.js';
+import { GRACE_MS } from '../../src/payments/quote-file.js';
 import { nextFor, quotesFor, type StoredQuote } from '../../src/payments/quotes.js';
 import type { BytesResponse } from '../../src/upstream/client.js';
 import { completeByPolling } from './polling.js';
@@ -63,21 +64,51 @@ export default defineTool({
         'payment_already_used',
       );
     }
+    // Checked before anything is claimed or sent: a malformed proof is refused at once.
+    const proof: Record<string, string> | undefined =
+      args.preimage !== undefined
+        ? { authorization: l402Authorization(quote, args.preimage) }
+        : args.x_payment !== undefined
+          ? { 'x-payment': exactPayment(quote, args.x_payment) }
+          : undefined;
+    const usd = Number(quote.amount_usd);
+    // An exact payment is money this server moves: the budget may refuse it, unsent. A lightning or
+    // address payment was already made by the person: never refused (that would lose it), counted.
+    const reservation =
+      args.x_payment !== undefined
+        ? await ctx.budget.reserve({ usd, basis: `quote ${quote.quote_id}'s price` })
+        : undefined;
+    const holder = randomUUID();
+    if (!(await ctx.jobs.claim(quote.quote_id, holder, claimMs(quote)))) {
+      await reservation?.release();
+      throw new ConflictError(
+        `Quote ${quote.quote_id} is already being completed by another call; a quote pays once. Nothing was sent.`,
+        { fix: `That call returns the result; orbit://jobs/${quote.quote_id} shows when it is done.` },
+      );
+    }
     let reply: BytesResponse;
     let receipt: z.infer<typeof Receipt> | undefined;
-    if (args.preimage !== undefined) {
-      reply = await replay(ctx, quote, { authorization: l402Authorization(quote, args.preimage) });
-    } else if (args.x_payment !== undefined) {
-      reply = await replay(ctx, quote, { 'x-payment': exactPayment(quote, args.x_payment) });
-      receipt = receiptOf(ctx, reply.headers['x-payment-response']);
-    } else {
-      const polled = await completeByPolling(ctx, quote, args.max_wait_s);
-      if (!polled.done) {
-        return { status: 'pending' as const, next: sayNext(nextFor(quote.quote_id)) };
+    try {
+      if (proof) {
+        reply = await replay(ctx, quote, proof);
+        if (args.x_payment !== undefined) receipt = receiptOf(ctx, reply.headers['x-payment-response']);
+      } else {
+        const polled = await completeByPolling(ctx, quote, args.max_wait_s);
+        if (!polled.done) {
+          await ctx.jobs.unclaim(quote.quote_id, holder);
+          return { status: 'pending' as const, next: sayNext(nextFor(quote.quote_id)) };
+        }
+        reply = polled.reply;
       }
-      reply = polled.reply;
+    } catch (error) {
+      await reservation?.release();
+      await ctx.jobs.unclaim(quote.quote_id, holder);
+      throw error;
     }
+    // The claim stays held: this quote has paid for its call, on every replica.
     quotes.markUsed(quote);
+    if (reservation) await reservation.settle(usd);
+    else await ctx.budget.count(usd);
     const result = await renderer.render(ctx, quote.render, reply);
     return { status: 'completed' as const, tool: quote.tool, result, ...(receipt ? { receipt } : {}) };
   },
@@ -91,6 +122,11 @@ export default defineTool({
   },
   content: (r) => (r.tool ? rendererFor(r.tool).content(Rendered.parse(r.result)) : []),
 });
+
+/** A completion's claim outlives the quote (and the grace in which a late call is answered). */
+function claimMs(quote: StoredQuote): number {
+  return Math.max(60_000, Date.parse(quote.expires_at) - Date.now() + GRACE_MS);
+}
 
 /** `L402 <token>:<preimage>`, once the preimage is shown to be the invoice's (sha256 is its payment hash). */
 function l402Authorization(quote: StoredQuote, raw: string): string {

@@ -10,6 +10,9 @@ import {
   searchText,
 } from './search.js';
 
+/** Spec 2 §4.3: a search costs 0.006 USD. */
+const WEB_SEARCH_USD = 0.006;
+
 export default defineTool({
   name: 'web_search',
   title: 'Search the web',
@@ -44,6 +47,11 @@ export default defineTool({
     });
     return searchResult(args, data, requestId);
   },
+  // A quote costs nothing; a search costs the platform's listed price (spec 2 §4.3).
+  price: (args, ctx) =>
+    goesAccountless(ctx, args.payment)
+      ? { usd: 0, basis: 'a payment quote costs nothing' }
+      : { usd: WEB_SEARCH_USD, basis: `the platform's price of ${WEB_SEARCH_USD} USD per search` },
   spent: (r) => r.cost,
   text: searchText,
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../../src/context.js';
 import { explainRefusal } from '../../src/credential-refusal.js';
 import { InputError, PermissionError } from '../../src/errors.js';
+import { keepOutOfStore } from '../../src/secrets.js';
 import type { RequestSpec } from '../../src/upstream/client.js';
 
 /**
@@ -71,7 +72,14 @@ export const Invitation = z.looseObject({
   email: z.string(),
   role: z.enum(['admin', 'member']),
   status: z.string(),
-  token: z.string().nullish(),
+  // The invitation's token joins whoever holds it: read, and kept out of the shared store.
+  token: z
+    .string()
+    .nullish()
+    .transform((token) => {
+      keepOutOfStore(token ?? undefined);
+      return token;
+    }),
   created_at: z.string().nullish(),
   expires_at: z.string().nullish(),
 });
@@ -116,6 +124,8 @@ export async function teamDetails(ctx: Pick<ToolContext, 'api'>, ref: string): P
     path: teamPath(ref),
     schema: z.looseObject({ team: TeamDetails }),
   });
+  // Anyone with the link joins the team: shown to the caller, never kept in the shared store.
+  if (typeof team.invite_link_token === 'string') keepOutOfStore(team.invite_link_token);
   return team;
 }
 

@@ -3,6 +3,7 @@ import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
 import { verifyReply } from '../verify/verify-reply.js';
 import { LEGACY_PATH, legacyInto } from './legacy.js';
 import { type ChatArgs, Input } from './options.js';
+import { chatPrice } from './price.js';
 import { ChatOut, chatText, emptyState, resultOf } from './reply.js';
 import { buildRequest, type ChatRequest } from './request.js';
 import { callInto, type Exchange, streamInto } from './send.js';
@@ -26,7 +27,17 @@ export default defineTool({
     // The one place that sees the request as sent and the reply as read, byte for byte.
     return { ...out, verification: await verification(args.model, sent, ctx) };
   },
+  // The model's catalog pricing for this request's size (a malformed request is refused by run).
+  price: (args, ctx) => {
+    try {
+      return chatPrice(ctx, buildRequest(args));
+    } catch {
+      return undefined;
+    }
+  },
   spent: (r) => (r.cost?.currency.toUpperCase() === 'USD' ? r.cost.amount : undefined),
+  // A background response still running: what was reserved stays, until job_status learns its cost.
+  deferred: (r) => (r.next && r.response_id ? { jobId: r.response_id } : undefined),
   text: chatText,
 });
 

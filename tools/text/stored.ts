@@ -93,5 +93,7 @@ export async function awaitResponse(
     message: `response ${body.status}`,
     ...(out.cost ? { cost: { amount: out.cost.amount, currency: out.cost.currency } } : {}),
   });
+  // Its cost is known now: the reservation a background chat kept for it settles (once, anywhere).
+  if (out.cost?.currency.toUpperCase() === 'USD') await ctx.budget.settleJob(id, out.cost.amount);
   return out;
 }

@@ -101,5 +101,52 @@ export function storeContract(name: string, open: () => Store) {
       await wait(50);
       expect(seen).toEqual(['one']);
     });
+
+    it('a spend ledger reserves atomically against its limit, settles, keeps a job reserved, releases', async () => {
+      const s = store();
+      const k = key('ledger');
+      const window = { windowMs: 3_600_000 };
+      // 20 reservations of 3 at once against a limit of 10: exactly 3 fit.
+      const tries = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          s.ledger(k, { ...window, op: 'reserve', id: `c${i}`, amount: 3, limit: 10, ttlMs: 60_000 }),
+        ),
+      );
+      const held = tries.flatMap((state, i) => (state.ok ? [`c${i}`] : []));
+      expect(held).toHaveLength(3);
+      expect(await s.ledger(k, { ...window, op: 'read' })).toMatchObject({ spent: 0, reserved: 9 });
+      await s.ledger(k, { ...window, op: 'settle', id: held[0]!, amount: 2 });
+      await s.ledger(k, { ...window, op: 'release', id: held[1]! });
+      await s.ledger(k, {
+        ...window,
+        op: 'settle',
+        id: held[2]!,
+        amount: 1,
+        keep: { id: 'job:1', amount: 4, ttlMs: 60_000 },
+      });
+      expect(await s.ledger(k, { ...window, op: 'read' })).toMatchObject({ spent: 3, reserved: 4 });
+      expect(
+        (await s.ledger(k, { ...window, op: 'reserve', id: 'x', amount: 4, limit: 10, ttlMs: 60_000 })).ok,
+      ).toBe(false);
+      await s.ledger(k, { ...window, op: 'settle', id: 'job:1', amount: 5 });
+      expect(await s.ledger(k, { ...window, op: 'read' })).toMatchObject({ ok: true, spent: 8, reserved: 0 });
+      // A job's cost counts once: a second reader settling the same job finds nothing held.
+      await s.ledger(k, { ...window, op: 'settle', id: 'job:1', amount: 5, ifHeld: true });
+      expect(await s.ledger(k, { ...window, op: 'read' })).toMatchObject({ spent: 8, reserved: 0 });
+    });
+
+    it('a spend ledger lets an expired reservation go and starts spent again after its window', async () => {
+      const s = store();
+      const k = key('ledger-window');
+      expect(
+        (await s.ledger(k, { windowMs: 400, op: 'reserve', id: 'a', amount: 5, limit: 10, ttlMs: 150 })).ok,
+      ).toBe(true);
+      await s.ledger(k, { windowMs: 400, op: 'settle', id: 'none', amount: 4 });
+      expect(await s.ledger(k, { windowMs: 400, op: 'read' })).toMatchObject({ spent: 4, reserved: 5 });
+      await wait(250);
+      expect(await s.ledger(k, { windowMs: 400, op: 'read' })).toMatchObject({ spent: 4, reserved: 0 });
+      await wait(250);
+      expect(await s.ledger(k, { windowMs: 400, op: 'read' })).toMatchObject({ spent: 0, reserved: 0 });
+    });
   });
 }

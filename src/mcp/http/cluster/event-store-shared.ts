@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type EventStore, type JSONRPCMessage, parseJSONRPCMessage } from '@modelcontextprotocol/server';
+import { carriesSecret } from '../../../secrets.js';
 import { type Store, storeKey } from '../../../store/store.js';
 
 /** One stored SSE event of a 2025 session: its random id, its stream, the message as sent. */
@@ -69,6 +70,13 @@ export class SharedEventStore implements EventStore {
     if (this.muted || this.hooks.accept?.(streamId, message) === false) return id;
     const wire: Wire = { e: id, s: streamId, m: JSON.stringify(message), t: Date.now() };
     const text = JSON.stringify(wire);
+    // A message that carries a secret (a new key's secret shown to the person in a form) is sent
+    // live but never written to the store: it is not resumable, and no secret rests there.
+    if (carriesSecret(wire.m)) {
+      await this.store.publish(SharedEventStore.channel(this.session), text);
+      this.hooks.stored?.({ id, stream: streamId, ...('jsonrpc' in message ? { message } : {}) });
+      return id;
+    }
     await this.store.append(storeKey('events', this.session), text, {
       maxItems: this.bounds.maxEvents,
       maxBytes: this.bounds.maxBytes,

@@ -89,8 +89,8 @@ export async function serveHttp(
   const log = createLogger(config.logLevel);
   const limits = { ...DEFAULT_SESSION_LIMITS, ...options.limits };
   const auth = new HttpAuth(runtime.target, mcpPath, runtime.client, log, store, options.trustProxy);
-  // Without sessions, what a key may spend is counted per key (and per session in a session).
-  const budgets = new SpendBudgets(config.maxSpendUsd, store);
+  // What a key may spend is counted per key: every session, both eras, every replica.
+  const budgets = new SpendBudgets(config.maxSpendUsd, store, config.budgetWindow);
   const drain = new Drain();
   const toolNames = new Set(registry.tools.entries.map((entry) => entry.name));
   const logRequest = logsAt(config.logLevel, 'info')
@@ -223,11 +223,11 @@ export async function serveHttp(
       },
     ],
     [
-      'budget',
-      async (r) => {
-        // A budget shared by replicas is read before the call spends against it.
+      'session',
+      (r) => {
+        // The 2025 session the request names. No budget step: each paid call reserves against its
+        // key's ledger atomically when it runs, on whichever replica.
         r.sessionId = options.stateless ? undefined : header(r.req, 'mcp-session-id');
-        await budgets.refresh(r.credential!, r.sessionId);
         return false;
       },
     ],

@@ -30,7 +30,7 @@ export interface RemoteServerScope {
 
 /**
  * The MCP server one remote caller gets (per 2026 request, per 2025 session): its own credentials,
- * its key's files and jobs, and the spend budget of its key or session. Never the server's own
+ * its key's files and jobs, and the spend budget of its key. Never the server's own
  * credentials, and only the caller's secrets are redacted from what it sees.
  */
 export function createRemoteServerFactory(deps: RemoteServerDeps) {
@@ -50,7 +50,7 @@ export function createRemoteServerFactory(deps: RemoteServerDeps) {
       jobs: runtime.jobs,
       idempotency: runtime.idempotency,
       stateCodec,
-      budget: session ? budgets.forSession(session.id) : budgets.forKey(key),
+      budget: budgets.forKey(key),
       trust: 'remote',
       // Files and jobs belong to the key: adding an admin credential does not change whose they are.
       tenant: keyTenant(credentials[0]!),

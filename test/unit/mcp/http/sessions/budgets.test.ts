@@ -1,33 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import type { Credential } from '../../../../../src/credentials.js';
 import { BudgetExceededError } from '../../../../../src/errors.js';
 import { SpendBudgets } from '../../../../../src/mcp/http/sessions/budgets.js';
 import { MemoryStore } from '../../../../../src/store/memory.js';
-import { fingerprint } from '../../../../../src/tenant.js';
 
-const key: Credential = { kind: 'api_key', value: 'sk-orbit-sbx-budget-000000000001', source: 'request' };
+const price = (usd: number) => ({ usd, basis: 'a test price' });
 
-describe('SpendBudgets', () => {
-  it('with a shared store, a key’s spending on one replica counts on the others', async () => {
+describe('SpendBudgets (HTTP: one budget per key over a window)', () => {
+  it('a key’s budget is one ledger in the store: every replica and session reserves against it', async () => {
     const store = new MemoryStore({ shared: true });
-    const a = new SpendBudgets(1, store);
-    const b = new SpendBudgets(1, store);
-    a.forKey(fingerprint(key)).record(0.75);
-    a.forSession('s1')!.record(0.5);
-    await b.refresh(key, 's1');
-    expect(b.forKey(fingerprint(key)).state()).toMatchObject({ spent_usd: 0.75, left_usd: 0.25 });
-    expect(() => b.forKey(fingerprint(key)).ensure(0.5)).toThrow(BudgetExceededError);
-    expect(b.forSession('s1')!.state()).toMatchObject({ spent_usd: 0.5 });
+    const a = new SpendBudgets(1, store, 3_600_000).forKey('key-a');
+    const b = new SpendBudgets(1, store, 3_600_000).forKey('key-a');
+    const held = await a.reserve(price(0.5));
+    await held.settle(0.75);
+    await expect(b.reserve(price(0.5))).rejects.toThrow(BudgetExceededError);
+    const state = await b.state();
+    expect(state).toMatchObject({ limit_usd: 1, spent_usd: 0.75, reserved_usd: 0, left_usd: 0.25 });
+    expect(Date.parse(state.window_resets_at!)).toBeGreaterThan(Date.now() + 3_500_000);
+    expect(await new SpendBudgets(1, store, 3_600_000).forKey('key-b').state()).toMatchObject({
+      spent_usd: 0,
+    });
     await store.close();
   });
 
-  it('in memory, keeps today’s budgets: per key in this process, a session’s made with its server', async () => {
+  it('says spent, reserved and left when it refuses, and a job keeps its reservation until its cost settles', async () => {
     const store = new MemoryStore();
-    const budgets = new SpendBudgets(1, store);
-    budgets.forKey(fingerprint(key)).record(0.75);
-    expect(budgets.forKey(fingerprint(key)).state()).toMatchObject({ spent_usd: 0.75 });
-    expect(budgets.forSession('s1')).toBeUndefined();
-    expect(new SpendBudgets(1, store).forKey(fingerprint(key)).state()).toMatchObject({ spent_usd: 0 });
+    const budget = new SpendBudgets(1, store, 3_600_000).forKey('k');
+    const call = await budget.reserve(price(0.4));
+    await call.defer('run_1', 0.4);
+    await (await budget.reserve(price(0.3))).settle(0.3);
+    const refusal = await budget.reserve(price(0.5)).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(BudgetExceededError);
+    expect((refusal as Error).message).toMatch(
+      /0\.3 USD spent and 0\.4 USD reserved of 1 USD, 0\.3 USD left; this call reserves 0\.5 USD \(a test price\)/,
+    );
+    await budget.settleJob('run_1', 0.35);
+    expect(await budget.state()).toMatchObject({ spent_usd: 0.65, reserved_usd: 0, left_usd: 0.35 });
     await store.close();
   });
 });
