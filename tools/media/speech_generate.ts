@@ -38,6 +38,7 @@ export default defineTool({
         }
       : {
           path: '/api/tts',
+          apiKeyHeader: 'x-api-key' as const,
           body: {
             ...args.options,
             text: args.text,

@@ -94,6 +94,7 @@ function submit(
     return ctx.api.request({
       method: 'POST',
       path: '/api/transcribe',
+      apiKeyHeader: 'x-api-key',
       body: { audioUrl: audio.url, ...fields },
       schema: TranscribeReply,
     });
@@ -102,5 +103,11 @@ function submit(
   form.set('audio', new Blob([new Uint8Array(audio.data)], { type: audio.mimeType }), audio.name);
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) form.set(key, String(value));
   ctx.progress.report(`uploading ${audio.name} (${audio.data.length} bytes)`);
-  return ctx.api.request({ method: 'POST', path: '/api/transcribe', form, schema: TranscribeReply });
+  return ctx.api.request({
+    method: 'POST',
+    path: '/api/transcribe',
+    apiKeyHeader: 'x-api-key',
+    form,
+    schema: TranscribeReply,
+  });
 }

@@ -59,6 +59,7 @@ export default defineTool({
     const { data } = await ctx.api.request({
       method: 'POST',
       path: '/api/youtube-transcribe',
+      apiKeyHeader: 'x-api-key',
       body: { urls: args.urls },
       schema: Reply,
     });
