@@ -1,6 +1,6 @@
-import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sniff } from '../../src/files/types.js';
+import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
 import { chatBody, DEMO_AUTH, jsonFrames, post, readFrames, useSandbox } from './helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: assertions read nested reply fields

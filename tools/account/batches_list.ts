@@ -9,7 +9,7 @@ export default defineTool({
   name: 'batches_list',
   title: 'List batches',
   description:
-    'Your batches, newest first, by status and creation time; older_cursor / newer_cursor keep the filters. One batch: batches_get.',
+    'Your batches, newest first, by status and creation time; older_cursor / newer_cursor keep the filters.',
   toolset: 'account',
   credential: 'api_key',
   nature: 'read',

@@ -77,7 +77,7 @@ export default defineTool({
   name: 'eval_run',
   title: 'Run an evaluation',
   description:
-    'Scores 1-5 models on test rows, with progress: a score table, cost and worst items, or at max_wait_s the experiment id.',
+    'Scores 1-5 models on test rows with progress: score table, cost, worst items; past max_wait_s the experiment id.',
   toolset: 'evals',
   credential: 'api_key',
   nature: 'spend',

@@ -8,7 +8,7 @@ export default defineTool({
   name: 'speech_generate',
   title: 'Text to speech',
   description:
-    'Text to speech. Saves the audio, inline when small. Slow jobs past max_wait_s return a run_id for job_status.',
+    'Text to speech; saves the audio, inline when small. Past max_wait_s: a run_id for job_status.',
   toolset: 'media',
   credential: 'api_key',
   input: z.object({

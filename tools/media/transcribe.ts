@@ -12,7 +12,7 @@ export default defineTool({
   name: 'transcribe',
   title: 'Transcribe audio',
   description:
-    'Speech to text from a local file (≤3 MB) or URL; optional diarization and word timings. Slow jobs return a run_id for job_status.',
+    'Speech to text from a file (≤3 MB) or URL; diarization, word timings. Slow jobs return a run_id for job_status.',
   toolset: 'media',
   credential: 'api_key',
   input: z.object({

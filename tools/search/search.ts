@@ -39,11 +39,8 @@ export const Reply = z.looseObject({
 export const SearchArgs = z.object({
   query: z.string().min(1),
   output: z.enum(['searchResults', 'sourcedAnswer', 'structured']).default('searchResults'),
-  schema: z
-    .union([z.record(z.string(), z.unknown()), z.string()])
-    .optional()
-    .describe('JSON schema of the answer; required for structured'),
-  depth: z.enum(['standard', 'deep']).optional().describe('deep costs 10x'),
+  schema: z.unknown().optional(),
+  depth: z.enum(['standard', 'deep']).optional(),
   include_domains: z.array(z.string()).optional(),
   exclude_domains: z.array(z.string()).optional(),
   from_date: z.string().optional().describe('YYYY-MM-DD, also to_date'),
@@ -96,10 +93,10 @@ function schemaText(schema: SearchArgs['schema']): string {
       },
     );
   }
-  if (typeof schema !== 'string') return JSON.stringify(schema);
+  if (typeof schema === 'object' && schema !== null && !Array.isArray(schema)) return JSON.stringify(schema);
   try {
-    const parsed: unknown = JSON.parse(schema);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return schema;
+    const parsed: unknown = typeof schema === 'string' ? JSON.parse(schema) : undefined;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return schema as string;
   } catch {
     // Refused below.
   }

@@ -15,7 +15,7 @@ export default defineTool({
   name: 'web_search',
   title: 'Search the web',
   description:
-    'Live web search: ranked results (title, url, snippet) or a sourced answer. Paid per search; no key: a quote.',
+    'Live web search: ranked results, a sourced answer or structured JSON. Paid per search; no key: a quote.',
   toolset: 'search',
   credential: 'optional',
   input: SearchArgs,
