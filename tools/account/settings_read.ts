@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { sessionCall } from '../teams/shared.js';
+import { Retention } from './settings-replies.js';
 
 const read = { nature: 'read', credential: 'session' } as const;
 
@@ -17,7 +18,7 @@ export default defineTool({
       const data = await sessionCall(ctx, {
         method: 'GET',
         path: '/api/user/responses-retention',
-        schema: z.looseObject({ responsesRetentionDays: z.number().int().min(0).max(365).nullable() }),
+        schema: Retention,
       });
       return { operation, data: { retention_days: data.responsesRetentionDays } };
     }

@@ -16,7 +16,7 @@ const count = z.number().nullish();
 const Window = z.looseObject({ used: count, remaining: count, percentUsed: count, resetAt: count });
 const Period = z.looseObject({ currentPeriodEnd: z.string().nullish() }).optional();
 
-const KeyUsage = z.looseObject({
+export const KeyUsage = z.looseObject({
   active: z.boolean(),
   state: z.string(),
   limits: z.looseObject({ daily: count, monthly: count }),
@@ -27,7 +27,7 @@ const KeyUsage = z.looseObject({
 });
 
 const Quota = Window.nullish();
-const ManagementUsage = z.looseObject({
+export const ManagementUsage = z.looseObject({
   active: z.boolean(),
   state: z.string(),
   limits: z.looseObject({ dailyInputTokens: count, weeklyInputTokens: count, dailyImages: count }).nullish(),

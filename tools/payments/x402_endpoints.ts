@@ -1,19 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { DATA_PREFIX, normalizeId } from '../data/shared.js';
-
-const Route = z.looseObject({
-  method: z.string().optional(),
-  path: z.string().optional(),
-  url: z.string().optional(),
-  description: z.string().optional(),
-  pricing: z.string().optional(),
-});
-/** The list's shape is not specified (spec 1 §7.3 names the route only): a list, or one under `data`. */
-const Reply = z.union([
-  z.array(Route),
-  z.looseObject({ data: z.array(Route), schemes: z.array(z.string()).optional() }),
-]);
+import { Reply } from './catalog.js';
 
 /** Which of this server's tools calls a payable route, with what. */
 function toolFor(path: string): string | undefined {
