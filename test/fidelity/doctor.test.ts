@@ -86,26 +86,31 @@ describe('orbit-mcp doctor', () => {
       reshape: { drop: ['data.0.id'] },
     });
     sandbox.faults.add({
-      match: { path: '/api/subscription/v1/usage' },
+      match: { path: '/api/management/v1/subscription/usage' },
       persist: true,
-      reshape: { set: { active: 'yes' } },
+      reshape: { set: { degraded: 'no' } },
     });
     const { code, outcomes, printed } = await doctor(false);
     expect(code).toBe(1);
     const video = outcomes.find((o) => o.route === 'models (video)');
-    expect(video).toMatchObject({ status: 'drift', drift: [{ field: expect.stringMatching(/^data\[/), got: 'has no id' }] });
-    const usage = outcomes.find((o) => o.route === 'usage (API key)');
+    expect(video).toMatchObject({
+      status: 'drift',
+      drift: [{ field: expect.stringMatching(/^data\[/), got: 'has no id' }],
+    });
+    const usage = outcomes.find((o) => o.route === 'usage (management)');
     expect(usage).toMatchObject({
       status: 'drift',
-      drift: [{ field: 'active', expected: 'boolean', got: 'string "yes"' }],
+      drift: [{ field: 'degraded', expected: 'boolean', got: 'string "no"' }],
     });
     expect(printed).toMatch(/^drift +models \(video\)/m);
-    expect(printed).toMatch(/active: expected boolean, got string "yes"/);
+    expect(printed).toMatch(/degraded: expected boolean, got string "no"/);
     expect(printed).toMatch(/2 routes drifted/);
     // The tools read the same replies: the video catalog still lists the usable models.
     const listed = await h.call('models_list', { kind: 'video' });
     expect(listed.isError, textOf(listed)).toBeFalsy();
     expect(JSON.stringify(out(listed))).toContain('video');
+    const usage2 = await h.call('usage_get', {});
+    expect(usage2.isError, textOf(usage2)).toBeFalsy();
   });
 
   it('says unreachable for a route that fails, and that is not drift', async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** `GET /api/v1/x402/endpoints`; shared by x402_endpoints and orbit-mcp doctor. */
-const Route = z.looseObject({
+export const Route = z.looseObject({
   method: z.string().optional(),
   path: z.string().optional(),
   url: z.string().optional(),
@@ -10,6 +10,6 @@ const Route = z.looseObject({
 });
 /** The list's shape is not specified (spec 1 §7.3 names the route only): a list, or one under `data`. */
 export const Reply = z.union([
-  z.array(Route),
-  z.looseObject({ data: z.array(Route), schemes: z.array(z.string()).optional() }),
+  z.array(z.unknown()),
+  z.looseObject({ data: z.array(z.unknown()), schemes: z.array(z.string()).optional().catch(undefined) }),
 ]);
