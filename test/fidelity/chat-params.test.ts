@@ -62,3 +62,43 @@ describe('chat controls', () => {
     expect(textOf(budget)).toMatch(/thinking_budget 4096 tokens, which must be below max_tokens/);
   });
 });
+
+describe('background responses read back through a guessed route', () => {
+  it('names the guess when the platform has no GET /api/v1/responses/{id}', async () => {
+    const id = h.sandbox.faults.add({
+      match: { method: 'GET', path: '/api/v1/responses/*' },
+      status: 404,
+      persist: true,
+    });
+    try {
+      const result = await h.call('chat', {
+        model: 'openai/gpt-sandbox',
+        prompt: 'Hi',
+        format: 'responses',
+        background: 5,
+      });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(
+        /cannot be read back: the platform answered 404 to GET \/api\/v1\/responses\/\S+, a route spec 2 does not show/,
+      );
+      expect(textOf(result)).toMatch(/without background/);
+    } finally {
+      h.sandbox.faults.remove(id);
+    }
+  });
+
+  it('reads a response without status as done when it has output', async () => {
+    h.sandbox.faults.add({
+      match: { method: 'GET', path: '/api/v1/responses/*' },
+      reshape: { drop: ['status'] },
+    });
+    const result = await h.call('chat', {
+      model: 'openai/gpt-sandbox',
+      prompt: 'Hi',
+      format: 'responses',
+      background: 5,
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(textOf(result)).toMatch(/Sandbox reply/);
+  });
+});
