@@ -68,7 +68,7 @@ export default defineTool({
   name: 'evals_read',
   title: 'Read evaluations',
   description:
-    'Evaluation projects, datasets, versions, scorers, experiments (status, score table) and their output items.',
+    'Eval projects, datasets, versions, scorers, experiments (status, score table) and output items.',
   toolset: 'evals',
   operations: Object.fromEntries(OPERATIONS.map((op) => [op, read])),
   input: z.object({

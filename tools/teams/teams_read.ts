@@ -31,7 +31,7 @@ export default defineTool({
   name: 'teams_read',
   title: 'Read teams',
   description:
-    'Your teams (list), one team (get), its members, your preferences in it (self), its invitations.',
+    'Your teams (list), one (get), its members, your preferences (self), its invitations.',
   toolset: 'teams',
   operations: { list: read, get: read, members: read, self: read, invitations: read },
   input: z.object({
