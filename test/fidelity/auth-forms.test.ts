@@ -58,3 +58,25 @@ describe('auth form per route', () => {
     keyedByHeader('/api/youtube-transcribe');
   });
 });
+
+describe('speech voice controls with stream', () => {
+  it('keeps the voice controls: /api/tts takes them, the common route shows none', async () => {
+    h.sandbox.clearRequests();
+    const result = await h.call('speech_generate', {
+      text: 'Hello',
+      model: 'tts-studio',
+      stream: true,
+      options: { speed: 1.2, stability: 0.4 },
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(sentTo('/api/v1/audio/speech')).toHaveLength(0);
+    expect(sentTo('/api/tts')[0]?.json).toMatchObject({ text: 'Hello', speed: 1.2, stability: 0.4 });
+  });
+
+  it('streams on the common route without voice controls', async () => {
+    h.sandbox.clearRequests();
+    const result = await h.call('speech_generate', { text: 'Hello', stream: true });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(sentTo('/api/v1/audio/speech')).toHaveLength(1);
+  });
+});
