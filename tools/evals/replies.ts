@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toNumber } from '../../src/replies/number.js';
 
 /**
  * The evaluation objects of spec 2 §2.7 as the platform sends them, validated at the boundary.
@@ -50,13 +51,7 @@ export const Experiment = z.looseObject({
 export type Experiment = z.infer<typeof Experiment>;
 
 /** A number the platform may send as a numeric string (the output item shape is not shown). */
-const Numeric = z.preprocess(
-  (value) =>
-    typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
-      ? Number(value)
-      : value,
-  z.number().nullish(),
-);
+const Numeric = z.preprocess(toNumber, z.number().nullish());
 
 /**
  * One score of an output item. Spec 2 does not show its shape: nothing is required; a score

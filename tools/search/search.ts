@@ -4,6 +4,7 @@ import type { BytesResponse } from '../../src/http/client.js';
 import { readPricing } from '../../src/http/pricing.js';
 import { parseJsonReply, validateReply } from '../../src/http/validate.js';
 import { PaymentRequest, paymentText } from '../../src/payments/challenge.js';
+import { toNumber } from '../../src/replies/number.js';
 import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 
 /** web_search's arguments, reply and result, shared with x402_pay's replay of a paid search. */
@@ -15,10 +16,7 @@ const Result = z.looseObject({
   publishedDate: z.string().nullish(),
 });
 
-const Cost = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
-  z.number().optional().catch(undefined),
-);
+const Cost = z.preprocess(toNumber, z.number().optional().catch(undefined));
 
 /**
  * The reply shape is not specified beyond its output types (GAPS: `{data, metadata: {cost, ...}}`,
