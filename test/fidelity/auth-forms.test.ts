@@ -80,3 +80,20 @@ describe('speech voice controls with stream', () => {
     expect(sentTo('/api/v1/audio/speech')).toHaveLength(1);
   });
 });
+
+describe('transcription tagAudioEvents and actualDuration (spec 2 §4.8)', () => {
+  it('sends both, multipart and JSON, and refuses a non-positive duration before sending', async () => {
+    const wav = join(h.outputDir, 'tagged.wav');
+    await writeFile(wav, makeWav(2, 3));
+    h.sandbox.clearRequests();
+    const result = await h.call('transcribe', { file: wav, tag_audio_events: true, actual_duration: 2 });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const body = sentTo('/api/transcribe')[0]!.body;
+    expect(body).toContain('name="tagAudioEvents"\r\n\r\ntrue');
+    expect(body).toContain('name="actualDuration"\r\n\r\n2');
+    h.sandbox.clearRequests();
+    const bad = await h.call('transcribe', { file: wav, actual_duration: 0 });
+    expect(textOf(bad)).toMatch(/actual_duration/);
+    expect(sentTo('/api/transcribe')).toHaveLength(0);
+  });
+});
