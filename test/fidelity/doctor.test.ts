@@ -120,3 +120,21 @@ describe('orbit-mcp doctor', () => {
     expect(code).toBe(0);
   });
 });
+
+describe('orbit-mcp doctor, the command', () => {
+  it('runs from the built CLI with --sandbox --json and exits 0', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['dist/orbit-mcp.js', 'doctor', '--sandbox', '--json'],
+      {
+        env: { ...process.env, ORBIT_API_KEY: '', ORBIT_BASE_URL: '' },
+      },
+    );
+    const report = JSON.parse(stdout) as { ok: boolean; routes: Array<{ status: string }> };
+    expect(report.ok).toBe(true);
+    expect(report.routes.length).toBeGreaterThan(10);
+    expect(report.routes.every((r) => r.status === 'ok')).toBe(true);
+  });
+});
