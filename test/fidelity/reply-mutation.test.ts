@@ -122,7 +122,7 @@ function mutations(reply: unknown, always: string[]): Mutation[] {
   const walk = (node: unknown, path: string) => {
     if (Array.isArray(node)) {
       if (node.length > 1) found.push({ kind: 'spoil', path: `${path}.${node.length - 1}` });
-      node.slice(0, 2).forEach((item, i) => walk(item, `${path}.${i}`));
+      for (const [i, item] of node.slice(0, 2).entries()) walk(item, `${path}.${i}`);
       return;
     }
     if (typeof node !== 'object' || node === null) return;
