@@ -21,6 +21,8 @@ Usage:
   orbit-mcp login --management-token | --session   store one read from stdin (never from argv)
   orbit-mcp logout                 remove the stored credentials of this platform
   orbit-mcp whoami                 platform and which credentials are present (never values)
+  orbit-mcp doctor [--json]        check the platform's replies against the tools' schemas through
+                                   free routes only; exit 0 when nothing drifted
 
 Options:
   --sandbox               start the offline sandbox in-process and use it
@@ -75,6 +77,7 @@ const OPTIONS = {
   'replica-id': { type: 'string' },
   'management-token': { type: 'boolean' },
   session: { type: 'boolean' },
+  json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -118,7 +121,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const accountCommand = (['login', 'logout', 'whoami'] as const).find((name) => name === command);
-  if (command !== undefined && !accountCommand) {
+  if (command !== undefined && !accountCommand && command !== 'doctor') {
     process.stderr.write(`Unknown command "${command}". Run orbit-mcp --help for usage.\n`);
     return 2;
   }
@@ -162,6 +165,15 @@ export async function main(argv: string[]): Promise<number> {
     sandbox: values.sandbox,
     tracing: await startTracing(process.env, VERSION),
   });
+  if (command === 'doctor') {
+    const [{ doctorCommand }, { FREE_ROUTES }] = await Promise.all([
+      import('./doctor/command.js'),
+      import('../tools/doctor-routes.js'),
+    ]);
+    const { code } = await doctorCommand(runtime, FREE_ROUTES, { json: values.json });
+    await runtime.close();
+    return code;
+  }
   if (runtime.target.kind === 'none') {
     process.stderr.write(
       'orbit-mcp: no platform configured (ORBIT_BASE_URL is not set). Tools will explain how to configure it; start with --sandbox to try everything offline.\n',

@@ -43,7 +43,7 @@ function leanSchema(schema: z.ZodType): Record<string, unknown> {
 
 /**
  * Drops what costs tokens and tells a client nothing: `additionalProperties` (false or `{}`), the
- * safe-integer bounds zod adds to every integer, a record's string `propertyNames`, empty `items`. The tool still validates its arguments itself.
+ * safe-integer bounds zod adds to every integer, a record's string `propertyNames`, empty `items`, `minLength: 1`. The tool still validates its arguments itself.
  */
 function strip(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(strip);
@@ -56,6 +56,8 @@ function strip(value: unknown): unknown {
     // A record's keys are strings by JSON's own rules, and `items: {}` allows anything anyway.
     if (key === 'propertyNames' && isStringType(entry)) continue;
     if (key === 'items' && isEmptyObject(entry)) continue;
+    // A non-empty string is what a model sends anyway; the tool still refuses an empty one.
+    if (key === 'minLength' && entry === 1) continue;
     out[key] = strip(entry);
   }
   return out;

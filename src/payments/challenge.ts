@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError, REPORT_UPSTREAM, UpstreamInvalidError } from '../errors.js';
+import { leftOutNote, usableList } from '../replies/usable-list.js';
 import { PaymentRequired } from './x402-schema.js';
 
 /**
@@ -30,22 +31,32 @@ const Rail = z.looseObject({
 });
 export type Rail = z.infer<typeof Rail>;
 
-export const Challenge = z.looseObject({
-  error: z.looseObject({ code: z.string().optional(), message: z.string().optional() }).optional(),
-  payment: z.looseObject({
-    version: z.number().optional(),
-    paymentId: z.string().min(1),
-    requestHash: z.string().optional(),
-    expiresAt: z.string().min(1),
-    amountUsd: Amount,
-    statusUrl: z.string().optional(),
-    completeUrl: z.string().optional(),
-    accepted: z.array(Rail).min(1),
-  }),
-  x402Version: z.number().optional(),
-  accepts: z.array(z.unknown()).optional(),
+const Payment = z.looseObject({
+  version: z.unknown().optional(),
+  paymentId: z.string().min(1),
+  requestHash: z.string().optional(),
+  expiresAt: z.string().min(1),
+  amountUsd: Amount,
+  statusUrl: z.string().optional(),
+  completeUrl: z.string().optional(),
 });
-export type Challenge = z.infer<typeof Challenge>;
+
+/** The challenge as it comes: rails are checked one by one afterwards (one odd rail must not sink the quote). */
+const ChallengeError = z.looseObject({ code: z.string().optional(), message: z.string().optional() });
+const RawChallenge = z.looseObject({
+  error: ChallengeError.optional().catch(undefined),
+  payment: Payment.extend({ accepted: z.array(z.unknown()) }),
+  x402Version: z.unknown().optional(),
+  accepts: z.unknown().optional(),
+});
+
+/** A challenge with only the rails a person can pay, and a note naming the others. */
+export type Challenge = {
+  error?: z.infer<typeof ChallengeError>;
+  payment: z.infer<typeof Payment> & { accepted: Rail[] };
+  /** `1 rail not usable: base-usdc has no payTo`, when a rail was left out. */
+  unusable?: string;
+};
 
 /** How a rail is finished: poll then complete, replay with an L402 preimage, or replay with X-PAYMENT. */
 export type RailKind = 'polling' | 'lightning' | 'exact';
@@ -54,6 +65,40 @@ export function railKind(rail: Rail): RailKind {
   if (rail.l402Token || rail.protocolScheme === 'l402' || /lightning/i.test(rail.scheme)) return 'lightning';
   if (rail.statusUrl || rail.completeUrl) return 'polling';
   return 'exact';
+}
+
+/** What a rail needs to be paid: an address for address and exact rails, an invoice and token for lightning. */
+function unusableRail(rail: Rail): string | undefined {
+  const kind = railKind(rail);
+  if (kind === 'lightning') {
+    if (!rail.invoice) return 'has no invoice';
+    return rail.l402Token ? undefined : 'has no l402Token';
+  }
+  return rail.payTo ? undefined : 'has no payTo';
+}
+
+/** The challenge with its payable rails; undefined-free errors name the field that broke it. */
+export function readChallenge(body: unknown): { challenge?: Challenge; problem?: string } {
+  const parsed = RawChallenge.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.length ? issue.path.join('.') : '(body)';
+    return { problem: `\`${field}\`: ${issue?.message ?? 'invalid'}` };
+  }
+  const rails = usableList(Rail, parsed.data.payment.accepted, {
+    nameKeys: ['scheme', 'network'],
+    usable: unusableRail,
+  });
+  const unusable = leftOutNote('rail', rails.left_out);
+  if (rails.items.length === 0) {
+    return { problem: `\`payment.accepted\`: no rail can be paid${unusable ? ` (${unusable})` : ''}` };
+  }
+  const challenge: Challenge = {
+    ...parsed.data,
+    payment: { ...parsed.data.payment, accepted: rails.items },
+    ...(unusable ? { unusable } : {}),
+  };
+  return { challenge };
 }
 
 /**
@@ -66,16 +111,14 @@ export function challengeOf(
 ): { challenge: Challenge; error: ApiError } | undefined {
   if (!(error instanceof ApiError) || error.status !== 402 || error.details?.challenge === undefined)
     return undefined;
-  const parsed = Challenge.safeParse(error.details.challenge);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.length ? issue.path.join('.') : '(body)';
+  const { challenge, problem } = readChallenge(error.details.challenge);
+  if (!challenge) {
     throw new UpstreamInvalidError(
-      `The platform's payment challenge from ${route} did not match the spec at \`${field}\`: ${issue?.message ?? 'invalid'}.`,
-      { requestId: error.requestId, fix: REPORT_UPSTREAM, details: { field } },
+      `The platform's payment challenge from ${route} did not match the spec at ${problem}.`,
+      { requestId: error.requestId, fix: REPORT_UPSTREAM, details: { field: problem?.split('`')[1] } },
     );
   }
-  return { challenge: parsed.data, error };
+  return { challenge, error };
 }
 
 /** One accepted rail as a person needs it: where to pay, how much, and how to finish. */
@@ -95,6 +138,8 @@ export const PaymentRequest = z.object({
   amount_usd: z.string(),
   expires_at: z.string(),
   rails: z.array(PaymentRail),
+  /** Rails the challenge offered that cannot be paid, named: `1 rail not usable: base-usdc has no payTo`. */
+  not_usable: z.string().optional(),
   next: z.string(),
   /** The same quote as an x402 wallet reads it (src/mcp/x402-binding.ts lifts it into the result). */
   x402: PaymentRequired.optional(),
@@ -129,6 +174,7 @@ export function paymentRequest(challenge: Challenge): PaymentRequest {
     amount_usd: payment.amountUsd,
     expires_at: payment.expiresAt,
     rails,
+    ...(challenge.unusable ? { not_usable: challenge.unusable } : {}),
     next: `Ask the person to pay one rail before ${payment.expiresAt}. ${[...kinds].map((kind) => `${kind}: ${FINISH[kind]}`).join('; ')}. Or sign in (auth_login) to pay from an account.`,
   };
 }
@@ -145,6 +191,7 @@ export function paymentText(request: PaymentRequest): string {
       `- ${rail.scheme}${on}: ${rail.amount ?? `${request.amount_usd} USD`} ${where} (${rail.kind})`.trimEnd(),
     );
   }
+  if (request.not_usable) lines.push(`(${request.not_usable}.)`);
   lines.push(request.next);
   return lines.join('\n');
 }

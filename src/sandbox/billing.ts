@@ -25,8 +25,18 @@ export const missingKeyError = (): SandboxError =>
   });
 
 /** Requires a valid key and counts the request against its daily request limit. */
-export function requireKey(c: Context<SandboxEnv>, ctx: SandboxContext): KeyRecord {
-  const key = presentedKey(c);
+export function requireKey(
+  c: Context<SandboxEnv>,
+  ctx: SandboxContext,
+  options: { onlyApiKeyHeader?: boolean } = {},
+): KeyRecord {
+  const key = options.onlyApiKeyHeader ? c.req.header('x-api-key')?.trim() : presentedKey(c);
+  if (!key && options.onlyApiKeyHeader && presentedKey(c)) {
+    throw new SandboxError(401, 'This legacy route takes the API key in `x-api-key`, not `Authorization`.', {
+      type: 'authentication_error',
+      code: 'missing_api_key',
+    });
+  }
   if (!key) throw missingKeyError();
   const record = ctx.state.getKey(key);
   if (!record) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Reshape } from './drift/reshape.js';
 
 /**
  * Faults tests switch on to prove the client's behaviour: latency, error statuses, dropped or
@@ -36,6 +37,8 @@ export const FaultSpec = z.strictObject({
   malformedBody: z.boolean().optional(),
   /** Text routes leave usage out (no usage chunk even when asked; no `usage` field), keeping the pricing object. */
   omitUsage: z.boolean().optional(),
+  /** The route runs, then its JSON reply is shaped otherwise (a platform that drifted from the sandbox). */
+  reshape: Reshape.optional(),
 });
 export type FaultSpec = z.input<typeof FaultSpec>;
 export type ActiveFault = z.output<typeof FaultSpec> & { id: string };

@@ -1,6 +1,7 @@
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context, MiddlewareHandler } from 'hono';
 import { CONTROL_PREFIX } from './constants.js';
+import { reshape } from './drift/reshape.js';
 import { SandboxError } from './errors.js';
 import { type ActiveFault, defaultFaultCode, defaultFaultMessage, isStreamFault } from './faults.js';
 import { errorReply } from './reply.js';
@@ -101,8 +102,32 @@ export function faultInjector(ctx: SandboxContext): Handler {
       c.res = RESPONSE_ALREADY_SENT;
       return;
     }
+    if (fault.reshape) {
+      await next();
+      await reshapeReply(c, fault);
+      return;
+    }
     return next();
   };
+}
+
+/** Replaces a JSON reply by its reshaped copy; other replies (streams, media) pass unchanged. */
+async function reshapeReply(c: Context<SandboxEnv>, fault: ActiveFault): Promise<void> {
+  const type = c.res.headers.get('content-type') ?? '';
+  if (!fault.reshape || !type.includes('json')) return;
+  const text = await c.res.clone().text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return;
+  }
+  const { status } = c.res;
+  const headers = new Headers(c.res.headers);
+  headers.delete('content-length');
+  // Cleared first, so Hono does not merge the old reply's headers into the new one.
+  c.res = undefined as unknown as Response;
+  c.res = new Response(JSON.stringify(reshape(body, fault.reshape)), { status, headers });
 }
 
 function faultReply(c: Context<SandboxEnv>, ctx: SandboxContext, fault: ActiveFault): Response {

@@ -49,6 +49,11 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   /** Which credential to send; defaults to the API key. */
   credential?: CredentialKind | 'none' | 'optional';
+  /**
+   * An API key goes in `Authorization: Bearer` unless the spec marks the route `x-api-key` (spec 2
+   * §4.2 legacy text, §4.7 tts, §4.8 transcribe, §4.9 video-link transcription).
+   */
+  apiKeyHeader?: 'x-api-key';
   /** Sent as `Idempotency-Key`, which also makes a POST safe to retry. */
   idempotencyKey?: string;
   timeoutMs?: number;
@@ -357,6 +362,7 @@ export class HttpClient {
     // A bare session value goes in the platform's session cookie; a full `name=value` pair as given.
     if (kind === 'session' && value)
       headers.cookie = value.includes('=') ? value : `${SESSION_COOKIE}=${value}`;
+    else if (value && kind === 'api_key' && spec.apiKeyHeader) headers['x-api-key'] = value;
     else if (value) headers.authorization = `Bearer ${value}`;
     if (spec.body !== undefined || spec.rawBody !== undefined) headers['content-type'] = 'application/json';
     if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;

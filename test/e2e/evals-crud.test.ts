@@ -86,7 +86,7 @@ describe('projects', () => {
     failed(
       await write({ operation: 'projects.create', name: 'x', rows: [{ input: 'a' }] }),
       'invalid_input',
-      /`rows` does not apply to projects.create[\s\S]*takes name, settings/,
+      /`rows` does not apply to projects.create[\s\S]*takes name, description, settings/,
     );
     failed(
       await write({ operation: 'projects.create', name: 'x', settings: { store_content: 'yes' } }),

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sniff } from '../../src/files/types.js';
+import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
 import { chatBody, DEMO_AUTH, jsonFrames, post, readFrames, useSandbox } from './helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: assertions read nested reply fields
@@ -85,7 +86,12 @@ describe('sandbox routes switched off, for fallback tests', () => {
   it('answers the legacy text route while chat completions is off', async () => {
     await switchOff('POST', '/api/v1/chat/completions');
     expect((await post(sandbox(), '/api/v1/chat/completions', chatBody())).status).toBe(404);
-    const res = await post(sandbox(), '/api/talk-to-gpt', { model: 'openai/gpt-sandbox', prompt: 'Hello' });
+    const res = await post(
+      sandbox(),
+      '/api/talk-to-gpt',
+      { model: 'openai/gpt-sandbox', prompt: 'Hello' },
+      { 'x-api-key': SANDBOX_DEMO_KEY },
+    );
     expect(await res.text()).toMatch(/<orbit>\{"cost":/);
   });
 });

@@ -58,8 +58,24 @@ describe('sandbox web search', () => {
       answer: expect.stringContaining('tides'),
       sources: expect.any(Array),
     });
-    const structured = await searchWith({ query: 'tides', outputType: 'structured' });
-    expect(structured.body.structured).toMatchObject({ topic: 'tides', keyPoints: expect.any(Array) });
+    const missing = await searchWith({ query: 'tides', outputType: 'structured' });
+    expect(missing.res.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ param: 'structuredOutputSchema' });
+    const structured = await searchWith({
+      query: 'tides',
+      outputType: 'structured',
+      structuredOutputSchema: JSON.stringify({
+        type: 'object',
+        properties: { topic: { type: 'string' }, keyPoints: { type: 'array' }, count: { type: 'integer' } },
+      }),
+    });
+    expect(structured.body.structured).toMatchObject({
+      topic: 'tides',
+      keyPoints: expect.any(Array),
+      count: 5,
+    });
+    const deep = await searchWith({ query: 'tides', depth: 'abyssal' });
+    expect(deep.res.status).toBe(400);
   });
 
   it('answers 402 with a payment challenge to an accountless x-x402 request', async () => {

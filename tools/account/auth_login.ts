@@ -9,7 +9,7 @@ export default defineTool({
   name: 'auth_login',
   title: 'Sign in',
   description:
-    'Sign in to the platform in the browser so tools can use your account (tools needing a key also do this on first use). Returns whether an API key is now available.',
+    'Sign in to the platform in the browser so tools can use your account (keyed tools do this on first use). Returns whether a key is now available.',
   toolset: 'account',
   credential: 'api_key',
   input: z.object({}),

@@ -5,7 +5,7 @@ export default defineTool({
   name: 'auth_logout',
   title: 'Sign out',
   description:
-    'Remove the credentials this server stored for the platform (from sign-in or `orbit-mcp login`). Keys set in the environment stay. The next call that needs a key asks to sign in.',
+    'Remove the credentials this server stored (sign-in or `orbit-mcp login`); environment keys stay. The next keyed call asks to sign in.',
   toolset: 'account',
   credential: 'none',
   input: z.object({}),

@@ -5,7 +5,7 @@ export default defineTool({
   name: 'auth_status',
   title: 'Sign-in status',
   description:
-    'Which platform is used and which credentials (API key, management token, session) are present, and from where. Never values.',
+    'Which platform and credentials (API key, management token, session) are in use, and from where. Never values.',
   toolset: 'account',
   credential: 'none',
   input: z.object({}),

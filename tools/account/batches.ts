@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { explainRefusal } from '../../src/credential-refusal.js';
+import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import type { Api } from '../../src/upstream/client.js';
 import { encodeCursor, type ListArgs, resolveQuery, Status } from './batch-query.js';
 
@@ -25,9 +26,11 @@ export type Batch = z.infer<typeof Batch>;
 
 const Page = z.looseObject({
   object: z.literal('list'),
-  data: z.array(Batch.extend({ results: z.null() })),
-  first_id: z.string().nullable(),
-  last_id: z.string().nullable(),
+  // Each batch is read on its own: one that cannot be read is named, the rest listed.
+  data: z.array(z.unknown()),
+  // Spec 1 §2.1 lists the cursors without saying they are always sent: the page's ends stand in.
+  first_id: z.string().nullish(),
+  last_id: z.string().nullish(),
   has_more: z.boolean(),
 });
 
@@ -36,6 +39,8 @@ export interface BatchPage {
   has_more: boolean;
   older_cursor?: string;
   newer_cursor?: string;
+  /** `1 batch not usable: batch_9 has no status`, when one was left out. */
+  not_usable?: string;
 }
 
 export async function listBatches(api: Api, args: ListArgs): Promise<BatchPage> {
@@ -58,12 +63,20 @@ export async function listBatches(api: Api, args: ListArgs): Promise<BatchPage> 
       throw explainRefusal(error, { credential: 'api_key' });
     });
   const newer = position?.direction === 'before';
-  const page: BatchPage = { batches: data.data, has_more: data.has_more };
+  const read = usableList(Batch.extend({ results: z.null().optional() }), data.data);
+  const notUsable = leftOutNote('batch', read.left_out);
+  const page: BatchPage = {
+    batches: read.items,
+    has_more: data.has_more,
+    ...(notUsable ? { not_usable: notUsable } : {}),
+  };
   // `has_more` speaks of the direction being paged; the way back always exists past a cursor.
-  if (data.last_id && (newer || data.has_more))
-    page.older_cursor = encodeCursor({ direction: 'after', id: data.last_id }, filters, limit);
-  if (data.first_id && (position?.direction === 'after' || (newer && data.has_more)))
-    page.newer_cursor = encodeCursor({ direction: 'before', id: data.first_id }, filters, limit);
+  const lastId = data.last_id ?? read.items.at(-1)?.id;
+  const firstId = data.first_id ?? read.items[0]?.id;
+  if (lastId && (newer || data.has_more))
+    page.older_cursor = encodeCursor({ direction: 'after', id: lastId }, filters, limit);
+  if (firstId && (position?.direction === 'after' || (newer && data.has_more)))
+    page.newer_cursor = encodeCursor({ direction: 'before', id: firstId }, filters, limit);
   return page;
 }
 

@@ -47,7 +47,7 @@ export default defineTool({
   name: 'batches_get',
   title: 'Get a batch',
   description:
-    'One batch: status, counts, usage, error; completed results go to a JSON file, with a short preview.',
+    'One batch: status, counts, usage, error; results inline when few and short, else in a JSON file.',
   toolset: 'account',
   credential: 'api_key',
   nature: 'read',
@@ -69,17 +69,21 @@ export default defineTool({
       });
     const batch = summary(data);
     if (!data.results) return { batch };
-    // Results can be long: the whole set goes to a file, the model sees a few.
-    const saved = await files.save(Buffer.from(JSON.stringify(data.results, null, 2)), {
-      mimeType: 'application/json',
-      name: `${data.id}-results.json`,
-    });
-    const preview = data.results.slice(0, PREVIEW).map((result, index) => {
+    const shown = data.results.slice(0, PREVIEW).map((result, index) => {
       const ok = !result.error && (result.response?.status_code ?? 200) < 400;
       const text = ok
         ? (answerOf(result.response?.body) ?? '')
         : JSON.stringify(result.error ?? result.response);
-      return { id: result.custom_id ?? `#${index + 1}`, ok, text: text.slice(0, PREVIEW_CHARS) };
+      return { id: result.custom_id ?? `#${index + 1}`, ok, text };
+    });
+    const preview = shown.map((p) => ({ ...p, text: p.text.slice(0, PREVIEW_CHARS) }));
+    // A few short results are the whole answer: shown here, no file.
+    if (data.results.length <= PREVIEW && shown.every((p) => p.text.length <= PREVIEW_CHARS))
+      return { batch, results: data.results.length, preview };
+    // Results can be long: the whole set goes to a file, the model sees a few.
+    const saved = await files.save(Buffer.from(JSON.stringify(data.results, null, 2)), {
+      mimeType: 'application/json',
+      name: `${data.id}-results.json`,
     });
     return {
       batch,

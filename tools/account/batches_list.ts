@@ -9,7 +9,7 @@ export default defineTool({
   name: 'batches_list',
   title: 'List batches',
   description:
-    'Your batches, newest first, by status and creation time; older_cursor / newer_cursor keep the filters. One batch: batches_get.',
+    'Your batches, newest first, by status and creation time; older_cursor / newer_cursor keep the filters.',
   toolset: 'account',
   credential: 'api_key',
   nature: 'read',
@@ -20,7 +20,8 @@ export default defineTool({
     before: z.string().optional().describe('id: newer page'),
     cursor: z.string().optional(),
   }),
-  output: z.object({
+  // Loose: a `not_usable` note passes without being listed (tokens).
+  output: z.looseObject({
     batches: z.array(Item),
     has_more: z.boolean(),
     older_cursor: z.string().optional(),
@@ -36,6 +37,7 @@ export default defineTool({
     if (lines.length === 0) lines.push('No batches match.');
     if (r.older_cursor) lines.push(`Older: cursor ${r.older_cursor}`);
     if (r.newer_cursor) lines.push(`Newer: cursor ${r.newer_cursor}`);
+    if (typeof r.not_usable === 'string') lines.push(`(${r.not_usable})`);
     return lines.join('\n');
   },
 });

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { sessionCall } from '../teams/shared.js';
+import { Retention } from './settings-replies.js';
 
 const read = { nature: 'read', credential: 'session' } as const;
 
 export default defineTool({
   name: 'settings_read',
   title: 'Read account settings',
-  description:
-    'Your responses retention days (retention) or referral code and link (referral_link). Changes: settings_write.',
+  description: 'Your responses retention days (retention) or referral code and link (referral_link).',
   toolset: 'account',
   operations: { retention: read, referral_link: read },
   input: z.object({ operation: z.enum(['retention', 'referral_link']) }),
@@ -18,7 +18,7 @@ export default defineTool({
       const data = await sessionCall(ctx, {
         method: 'GET',
         path: '/api/user/responses-retention',
-        schema: z.looseObject({ responsesRetentionDays: z.number().int().min(0).max(365).nullable() }),
+        schema: Retention,
       });
       return { operation, data: { retention_days: data.responsesRetentionDays } };
     }

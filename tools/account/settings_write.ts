@@ -9,7 +9,7 @@ export default defineTool({
   name: 'settings_write',
   title: 'Change account settings',
   description:
-    'Set the team billed by default (default_team; team null: personal billing) or your responses retention in days (retention).',
+    'Set your default billed team (default_team; null: personal) or responses retention days (retention).',
   toolset: 'account',
   operations: { default_team: write, retention: write },
   input: z.object({

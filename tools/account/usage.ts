@@ -3,6 +3,7 @@ import type { ToolContext } from '../../src/context.js';
 import { explainRefusal } from '../../src/credential-refusal.js';
 import { howToGet } from '../../src/credentials.js';
 import { isOrbitError } from '../../src/errors.js';
+import { NumberLike } from '../../src/replies/number.js';
 
 /**
  * Subscription usage from both routes of spec 1: the API-key route (§2.6, §4.4: operations) and,
@@ -12,22 +13,23 @@ import { isOrbitError } from '../../src/errors.js';
  * of this process or session sits beside the platform's figures.
  */
 
-const count = z.number().nullish();
+const count = NumberLike.nullish();
 const Window = z.looseObject({ used: count, remaining: count, percentUsed: count, resetAt: count });
 const Period = z.looseObject({ currentPeriodEnd: z.string().nullish() }).optional();
 
-const KeyUsage = z.looseObject({
-  active: z.boolean(),
-  state: z.string(),
-  limits: z.looseObject({ daily: count, monthly: count }),
-  daily: Window,
-  monthly: Window,
-  period: Period,
-  graceUntil: z.string().nullish(),
+/** Spec 2 §2.6 marks no field as always present: each is read when it comes, else shown as unknown. */
+export const KeyUsage = z.looseObject({
+  active: z.boolean().optional().catch(undefined),
+  state: z.string().optional().catch(undefined),
+  limits: z.looseObject({ daily: count, monthly: count }).optional().catch(undefined),
+  daily: Window.nullish().catch(undefined),
+  monthly: Window.nullish().catch(undefined),
+  period: Period.catch(undefined),
+  graceUntil: z.string().nullish().catch(undefined),
 });
 
 const Quota = Window.nullish();
-const ManagementUsage = z.looseObject({
+export const ManagementUsage = z.looseObject({
   active: z.boolean(),
   state: z.string(),
   limits: z.looseObject({ dailyInputTokens: count, weeklyInputTokens: count, dailyImages: count }).nullish(),
@@ -138,8 +140,8 @@ export async function readUsage(ctx: Pick<ToolContext, 'api' | 'credentials' | '
       grace_until: u.graceUntil ?? null,
       period_end: u.period?.currentPeriodEnd ?? null,
     });
-    out.quotas.daily_operations = row('operations', u.daily, u.limits.daily);
-    out.quotas.monthly_operations = row('operations', u.monthly, u.limits.monthly);
+    out.quotas.daily_operations = row('operations', u.daily, u.limits?.daily);
+    out.quotas.monthly_operations = row('operations', u.monthly, u.limits?.monthly);
   } else {
     failures.push(key.reason);
     out.notes.push(`Operations (API-key route) unavailable: ${describe(key.reason)}`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InputError, REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { toNumber } from '../../src/replies/number.js';
 import { fetchCatalog } from '../models/shared.js';
 
 /**
@@ -92,7 +93,7 @@ export function checkInputs(texts: readonly string[], argument: string, max: num
 export const Reply = z.looseObject({
   data: z.array(
     z.looseObject({
-      index: z.number().int().min(0).optional(),
+      index: z.preprocess(toNumber, z.number().int().min(0)).optional(),
       embedding: z.union([z.array(z.number()), z.string()]),
     }),
   ),

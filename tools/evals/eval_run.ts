@@ -23,6 +23,7 @@ const Input = z.object({
   candidates: z.array(Candidate),
   scorers: z.array(z.unknown()).optional().describe('ids or {scorer_type, config, prompt}'),
   project_id: z.string().optional(),
+  name: z.string().optional(),
   settings: AnyObject().optional().describe('store_content, redaction'),
   max_wait_s: z.number().default(50),
 });
@@ -81,7 +82,7 @@ export default defineTool({
   name: 'eval_run',
   title: 'Run an evaluation',
   description:
-    'Scores 1-5 models on test rows, with progress: a score table, cost and worst items, or at max_wait_s the experiment id.',
+    'Scores 1-5 models on test rows: score table, cost, worst items; past max_wait_s the experiment id.',
   toolset: 'evals',
   view: 'scores',
   credential: 'api_key',
@@ -93,6 +94,7 @@ export default defineTool({
     // Inline definitions become scorers first (an existing one with the same definition is reused).
     for (const def of defs) await ensureInlineScorer(ctx, def);
     const body = {
+      ...(args.name ? { name: args.name } : {}),
       ...(args.project_id ? { project_id: args.project_id } : {}),
       ...(rows ? { items: rows } : { dataset_version_id: args.dataset_version_id }),
       candidates: args.candidates.map((c, i) => ({ id: `c${i + 1}`, name: c.model, ...c })),

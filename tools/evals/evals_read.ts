@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool, type OperationSpec, type ToolContext } from '../../src/mcp/define-tool.js';
+import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { getExperiment, RunOut, runResult } from './experiment.js';
-import { Dataset, DatasetVersion, ListOf, OutputPage, Project, Scorer } from './replies.js';
+import { Dataset, DatasetVersion, ListOf, OutputItem, OutputPage, Project, Scorer } from './replies.js';
 import { evalsPath, needId, Out } from './shared.js';
 import { summaryText } from './summary.js';
 
@@ -48,11 +49,15 @@ const READS = {
     return { ...(await runResult(ctx, exp)), experiment: exp };
   },
   // Output items carry their rows, answers and traces: 20 a page keeps a result readable.
-  'experiments.output_items': (ctx, a) =>
-    get(ctx, evalsPath('experiments', needId(a), 'output_items'), OutputPage, {
+  'experiments.output_items': async (ctx, a) => {
+    const page = await get(ctx, evalsPath('experiments', needId(a), 'output_items'), OutputPage, {
       limit: PAGE,
       after: a.after,
-    }),
+    });
+    const items = usableList(OutputItem, page.data);
+    const notUsable = leftOutNote('output item', items.left_out);
+    return { ...page, data: items.items, ...(notUsable ? { not_usable: notUsable } : {}) };
+  },
 } satisfies Record<string, Read>;
 
 type Operation = keyof typeof READS;
@@ -63,7 +68,7 @@ export default defineTool({
   name: 'evals_read',
   title: 'Read evaluations',
   description:
-    'Evaluation projects, datasets, versions, scorers, experiments (status, score table) and their output items.',
+    'Eval projects, datasets, versions, scorers, experiments (status, score table) and output items.',
   toolset: 'evals',
   view: 'scores',
   operations: Object.fromEntries(OPERATIONS.map((op) => [op, read])),

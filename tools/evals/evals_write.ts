@@ -23,6 +23,7 @@ const Input = z.object({
   ]),
   id: z.string().optional(),
   name: z.string().optional(),
+  description: z.string().optional(),
   settings: AnyObject().optional().describe('store_content, redaction'),
   rows: Rows.optional(),
   // The seven types go as a plain list (an enum costs more tokens); parseScorerDef checks them.
@@ -73,24 +74,24 @@ const remove = (entity: string): Write => ({
 const WRITES: Record<Operation, Write> = {
   'projects.create': {
     spec: write('write'),
-    takes: ['name', 'settings'],
+    takes: ['name', 'description', 'settings'],
     call: (ctx, a) => {
       const name = required(a.name, 'name', a.operation, 'Name the project.');
       checkSettings(a.settings);
-      const body = defined({ name, settings: a.settings });
+      const body = defined({ name, description: a.description, settings: a.settings });
       return send(ctx, 'POST', evalsPath('projects'), Project, body);
     },
   },
   'projects.update': {
     spec: write('write', true),
-    takes: ['id', 'name', 'settings'],
+    takes: ['id', 'name', 'description', 'settings'],
     call: (ctx, a) => {
       checkSettings(a.settings);
-      const body = defined({ name: a.name, settings: a.settings });
+      const body = defined({ name: a.name, description: a.description, settings: a.settings });
       if (!Object.keys(body).length)
         throw new InputError('Nothing to change.', {
           param: 'name',
-          fix: 'Pass name or settings.',
+          fix: 'Pass name, description or settings.',
         });
       return send(ctx, 'PATCH', evalsPath('projects', needId(a)), Project, body);
     },
@@ -98,7 +99,7 @@ const WRITES: Record<Operation, Write> = {
   'projects.delete': remove('projects'),
   'datasets.create': {
     spec: write('write'),
-    takes: ['id', 'name', 'rows'],
+    takes: ['id', 'name', 'description', 'rows'],
     call: async (ctx, a) => {
       if (a.id !== undefined && !CUSTOM_DATASET_ID.test(a.id)) {
         throw new InputError(`\`id\` "${a.id}" is not a valid custom dataset id.`, {
@@ -108,7 +109,7 @@ const WRITES: Record<Operation, Write> = {
       }
       const name = required(a.name, 'name', a.operation, 'Name the dataset.');
       const items = a.rows === undefined ? undefined : await readRows(ctx, a.rows);
-      const body = defined({ id: a.id, name, items });
+      const body = defined({ id: a.id, name, description: a.description, items });
       return send(ctx, 'POST', evalsPath('datasets'), Dataset, body);
     },
   },
@@ -125,7 +126,7 @@ const WRITES: Record<Operation, Write> = {
   },
   'scorers.create': {
     spec: write('write'),
-    takes: ['id', 'name', 'scorer_type', 'config', 'prompt', 'judge_model'],
+    takes: ['id', 'name', 'description', 'scorer_type', 'config', 'prompt', 'judge_model'],
     call: (ctx, a) => {
       const scorer_type = required(
         a.scorer_type,
@@ -135,20 +136,30 @@ const WRITES: Record<Operation, Write> = {
       );
       const given = { scorer_type, config: a.config, prompt: a.prompt, judge_model: a.judge_model };
       const def = parseScorerDef(defined(given), '');
-      const body = defined({ id: a.id, name: a.name, ...scorerBody(def) });
+      const body = defined({ id: a.id, name: a.name, description: a.description, ...scorerBody(def) });
       return send(ctx, 'POST', evalsPath('scorers'), Scorer, body);
     },
   },
   'scorers.delete': remove('scorers'),
 };
 
-const FIELDS = ['id', 'name', 'settings', 'rows', 'scorer_type', 'config', 'prompt', 'judge_model'] as const;
+const FIELDS = [
+  'id',
+  'name',
+  'description',
+  'settings',
+  'rows',
+  'scorer_type',
+  'config',
+  'prompt',
+  'judge_model',
+] as const;
 
 export default defineTool({
   name: 'evals_write',
   title: 'Change evaluations',
   description:
-    'Create, update or delete evaluation projects, datasets (rows inline or from .jsonl/.csv; freeze versions) and scorers.',
+    'Create, update or delete eval projects, datasets (rows inline or .jsonl/.csv; freeze versions) and scorers.',
   toolset: 'evals',
   operations: Object.fromEntries(Object.entries(WRITES).map(([op, w]) => [op, w.spec])),
   input: Input,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toNumber } from '../../src/replies/number.js';
 
 /**
  * The evaluation objects of spec 2 §2.7 as the platform sends them, validated at the boundary.
@@ -49,37 +50,64 @@ export const Experiment = z.looseObject({
 });
 export type Experiment = z.infer<typeof Experiment>;
 
-const Score = z.looseObject({
-  scorer_id: z.string(),
-  status: z.string(),
-  score: z.number().nullish(),
-  passed: z.boolean().nullish(),
-  reasoning: z.string().nullish(),
-  error: z.looseObject({ message: z.string() }).nullish(),
-});
+/** A number the platform may send as a numeric string (the output item shape is not shown). */
+const Numeric = z.preprocess(toNumber, z.number().nullish());
 
+/**
+ * One score of an output item. Spec 2 does not show its shape: nothing is required; a score
+ * without `status` is read from what it carries (a number is a result, an error a failure).
+ */
+export const Score = z.looseObject({
+  scorer_id: z.string().optional(),
+  scorer: z.string().optional(),
+  status: z.string().optional(),
+  score: Numeric,
+  passed: z.boolean().nullish().catch(undefined),
+  reasoning: z.string().nullish().catch(undefined),
+  error: z
+    .union([z.looseObject({ message: z.string() }), z.string()])
+    .nullish()
+    .catch(undefined),
+});
+export type Score = z.infer<typeof Score>;
+
+/** `completed`, `failed` or still `pending`, from the status when sent, else from what the score carries. */
+export function scoreState(score: Score): 'completed' | 'failed' | 'pending' {
+  if (score.status === 'failed' || score.status === 'error') return 'failed';
+  if (score.status === 'completed' || (score.status === undefined && typeof score.score === 'number'))
+    return typeof score.score === 'number' ? 'completed' : 'failed';
+  if (score.status === undefined && score.error) return 'failed';
+  return 'pending';
+}
+
+export const scoreError = (score: Score): string | undefined =>
+  typeof score.error === 'string' ? score.error : score.error?.message;
+
+/** An output item (§4.11 names the route, not the shape): every field is read when present. */
 export const OutputItem = z.looseObject({
-  id: Id,
-  item_index: z.number().int().min(0),
+  id: z.string().optional(),
+  item_index: z.number().int().min(0).optional().catch(undefined),
   candidate_id: z.string().optional(),
   model: z.string().optional(),
-  status: z.string(),
+  status: z.string().optional(),
   input: z.unknown(),
-  output: z.string().nullish(),
+  output: z.unknown().optional(),
   content_suppressed_reason: z.string().optional(),
-  scores: z.array(Score),
-  cost_usd: z.number().nullish(),
+  scores: z.array(z.unknown()).optional().catch(undefined),
+  cost_usd: Numeric.catch(undefined),
   trace: z
     .looseObject({
-      cost_usd: z.number().nullish(),
+      cost_usd: Numeric.catch(undefined),
       metadata: z.looseObject({ content_suppressed_reason: z.string().optional() }).nullish(),
     })
-    .nullish(),
+    .nullish()
+    .catch(undefined),
 });
 export type OutputItem = z.infer<typeof OutputItem>;
 
+/** A page of output items; each item is read on its own (see usableList). */
 export const OutputPage = z.looseObject({
-  data: z.array(OutputItem),
-  has_more: z.boolean().optional(),
-  last_id: z.string().nullish(),
+  data: z.array(z.unknown()),
+  has_more: z.boolean().optional().catch(undefined),
+  last_id: z.string().nullish().catch(undefined),
 });

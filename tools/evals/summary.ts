@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
-import { EVALS, type Experiment, type OutputItem, OutputPage } from './replies.js';
+import { leftOutNote, type UsableList, usableList } from '../../src/replies/usable-list.js';
+import { EVALS, type Experiment, OutputItem, OutputPage, Score, scoreError, scoreState } from './replies.js';
 import { AnyObject } from './shared.js';
 
 /**
@@ -25,6 +26,8 @@ export const Summary = {
   cost_usd: z.number().optional(),
   worst: z.array(z.string()).optional(),
   content_suppressed_reason: z.string().optional(),
+  /** Output items or scores the platform sent that could not be read, named. */
+  not_usable: z.string().optional(),
 };
 interface WorstItem {
   row: number;
@@ -60,8 +63,8 @@ export function fractionDone(exp: Experiment): number {
 }
 
 /** Every output item of a finished experiment, page by page. */
-export async function outputItems(ctx: ToolContext, id: string): Promise<OutputItem[]> {
-  const items: OutputItem[] = [];
+export async function outputItems(ctx: ToolContext, id: string): Promise<UsableList<OutputItem>> {
+  const items: UsableList<OutputItem> = { items: [], left_out: [] };
   let after: string | undefined;
   for (;;) {
     const res = await ctx.api.request({
@@ -70,8 +73,10 @@ export async function outputItems(ctx: ToolContext, id: string): Promise<OutputI
       query: { limit: PAGE, after },
       schema: OutputPage,
     });
-    items.push(...res.data.data);
-    const last = res.data.last_id ?? res.data.data.at(-1)?.id;
+    const page = usableList(OutputItem, res.data.data);
+    items.items.push(...page.items);
+    items.left_out.push(...page.left_out);
+    const last = res.data.last_id ?? page.items.at(-1)?.id;
     if (!res.data.has_more || !last || res.data.data.length === 0) return items;
     after = last;
   }
@@ -96,7 +101,12 @@ function candidateLabels(items: OutputItem[]): Map<string, string> {
   return labels;
 }
 
-export function summarize(items: OutputItem[]): SummaryOut {
+/** The scorer a score belongs to, or undefined when it names none (then it cannot be tabled). */
+const scorerOf = (score: Score): string | undefined =>
+  score.scorer_id ?? score.scorer ?? (typeof score.name === 'string' ? score.name : undefined);
+
+export function summarize({ items, left_out }: UsableList<OutputItem>): SummaryOut {
+  const leftOut = [...left_out];
   const labels = candidateLabels(items);
   const cells = new Map<
     string,
@@ -105,45 +115,58 @@ export function summarize(items: OutputItem[]): SummaryOut {
   const bad: WorstItem[] = [];
   let cost = 0;
   const suppressed = new Set<string>();
-  for (const item of items) {
+  items.forEach((item, position) => {
     const candidate = labels.get(item.candidate_id ?? item.model ?? '?')!;
     cost += item.cost_usd ?? item.trace?.cost_usd ?? 0;
     const reason = item.content_suppressed_reason ?? item.trace?.metadata?.content_suppressed_reason;
     if (reason) suppressed.add(reason);
-    for (const s of item.scores) {
-      const key = `${candidate}\u0000${s.scorer_id}`;
+    const scores = usableList(Score, item.scores ?? [], {
+      nameKeys: ['scorer_id', 'scorer', 'name'],
+      usable: (s) => (scorerOf(s) ? undefined : 'names no scorer'),
+    });
+    leftOut.push(
+      ...scores.left_out.map((l) => ({
+        ...l,
+        name: `row ${(item.item_index ?? position) + 1} score ${l.name}`,
+      })),
+    );
+    for (const s of scores.items) {
+      const scorer = scorerOf(s)!;
+      const state = scoreState(s);
+      const key = `${candidate}\u0000${scorer}`;
       const cell = cells.get(key) ?? {
         candidate,
-        scorer: s.scorer_id,
+        scorer,
         scores: [],
         passed: 0,
         judged: 0,
         failures: 0,
       };
       cells.set(key, cell);
-      const failed = s.status === 'failed';
+      const failed = state === 'failed';
       if (failed) cell.failures += 1;
-      else if (s.status === 'completed' && typeof s.score === 'number') {
+      else if (state === 'completed' && typeof s.score === 'number') {
         cell.scores.push(s.score);
         if (typeof s.passed === 'boolean') {
           cell.judged += 1;
           if (s.passed) cell.passed += 1;
         }
       }
-      if (failed || (s.status === 'completed' && typeof s.score === 'number' && s.score < 1)) {
+      if (failed || (state === 'completed' && typeof s.score === 'number' && s.score < 1)) {
         bad.push({
           order: bad.length,
-          row: item.item_index + 1,
+          row: (item.item_index ?? position) + 1,
           candidate,
-          scorer: s.scorer_id,
+          scorer,
           score: failed ? null : (s.score ?? null),
-          reason: clip((failed ? s.error?.message : s.reasoning) ?? (failed ? 'failed' : ''), 200),
+          reason: clip((failed ? scoreError(s) : s.reasoning) ?? (failed ? 'failed' : ''), 200),
           input: clip(asText(item.input), 120),
-          ...(item.output ? { output: clip(item.output, 160) } : {}),
+          ...(item.output != null && item.output !== '' ? { output: clip(asText(item.output), 160) } : {}),
         });
       }
     }
-  }
+  });
+  const notUsable = leftOutNote('output item or score', leftOut);
   const table = [...cells.values()].map((c) => ({
     candidate: c.candidate,
     scorer: c.scorer,
@@ -159,6 +182,7 @@ export function summarize(items: OutputItem[]): SummaryOut {
     cost_usd: round(cost, 6),
     ...(bad.length ? { worst: bad.slice(0, MAX_WORST).map(worstLine) } : {}),
     ...(suppressed.size ? { content_suppressed_reason: [...suppressed].join(', ') } : {}),
+    ...(notUsable ? { not_usable: notUsable } : {}),
   };
 }
 
@@ -198,6 +222,7 @@ export function summaryText(
     for (const w of r.worst) lines.push(`- ${w}`);
   }
   if (r.content_suppressed_reason) lines.push(`Content not stored: ${r.content_suppressed_reason}`);
+  if (r.not_usable) lines.push(`Left out: ${r.not_usable}`);
   if (r.next) lines.push(`Still running. Next: call ${r.next}.`);
   return lines.join('\n');
 }

@@ -61,7 +61,7 @@ export default defineTool({
   name: 'api_keys_write',
   title: 'Change API keys',
   description:
-    'Create a key (its secret goes to a private file or to the person, never here), update its name, daily limits, expiry or disabled, or revoke it.',
+    'Create a key (secret to a private file or the person, never here), update name, daily limits, expiry or disabled, or revoke it.',
   toolset: 'keys',
   operations: {
     create: { nature: 'write', credential: token },

@@ -8,7 +8,7 @@ export default defineTool({
   name: 'image_edit',
   title: 'Edit images',
   description:
-    'Edits or combines images (local paths, URLs or data URLs) from a prompt, optional mask. Saves results; small ones inline.',
+    'Edits or combines images (paths, URLs or data URLs) from a prompt, optional mask. Saves results, small ones inline.',
   toolset: 'media',
   view: 'gallery',
   credential: 'api_key',

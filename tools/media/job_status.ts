@@ -25,7 +25,7 @@ export default defineTool({
   name: 'job_status',
   title: 'Job status',
   description:
-    'State of a speech_generate, transcribe or chat response run_id; waits up to max_wait_s, then saves the result. Free. (Videos: video_status.)',
+    'State of a speech, transcription or chat response run_id; waits up to max_wait_s, saves the result. Free. Videos: video_status.',
   toolset: 'media',
   credential: 'api_key',
   nature: 'read',

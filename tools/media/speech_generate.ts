@@ -8,7 +8,7 @@ export default defineTool({
   name: 'speech_generate',
   title: 'Text to speech',
   description:
-    'Text to speech. Saves the audio, inline when small. Slow jobs past max_wait_s return a run_id for job_status.',
+    'Text to speech; saves the audio, inline when small. Past max_wait_s: a run_id for job_status.',
   toolset: 'media',
   view: 'player',
   credential: 'api_key',
@@ -25,28 +25,31 @@ export default defineTool({
   nature: 'spend',
   async run(args, ctx) {
     ctx.progress.report(`synthesizing ${args.text.length} characters`);
-    // The common speech route can stream; the platform's own route takes the premium-voice options.
-    const request = args.stream
-      ? {
-          path: '/api/v1/audio/speech',
-          body: {
-            model: args.model,
-            input: args.text,
-            voice: args.voice,
-            stream: true,
-            response_format: args.format,
-          },
-        }
-      : {
-          path: '/api/tts',
-          body: {
-            ...args.options,
-            text: args.text,
-            model: args.model,
-            voice: args.voice,
-            response_format: args.format,
-          },
-        };
+    // The common speech route can stream but shows no voice controls (spec 2 §4.7); the platform's own
+    // route takes them. Voice controls win over streaming, so they are never silently dropped.
+    const request =
+      args.stream && !args.options
+        ? {
+            path: '/api/v1/audio/speech',
+            body: {
+              model: args.model,
+              input: args.text,
+              voice: args.voice,
+              stream: true,
+              response_format: args.format,
+            },
+          }
+        : {
+            path: '/api/tts',
+            apiKeyHeader: 'x-api-key' as const,
+            body: {
+              ...args.options,
+              text: args.text,
+              model: args.model,
+              voice: args.voice,
+              response_format: args.format,
+            },
+          };
     const res = await ctx.api.bytes({
       method: 'POST',
       ...request,

@@ -11,15 +11,17 @@ export default defineTool({
   name: 'transcribe',
   title: 'Transcribe audio',
   description:
-    'Speech to text from a local file (≤3 MB) or URL; optional diarization and word timings. Slow jobs return a run_id for job_status.',
+    'Speech to text from a path or data URL (≤3 MB) or URL; diarization, timings. Slow jobs: run_id for job_status.',
   toolset: 'media',
   credential: 'api_key',
   input: z.object({
-    file: z.string().optional().describe('path or data URL ≤3 MB'),
-    url: z.string().optional().describe('audio URL, any size'),
+    file: z.string().optional(),
+    url: z.string().optional(),
     model: z.string().optional(),
     language: z.string().optional(),
     diarize: z.boolean().optional(),
+    tag_audio_events: z.boolean().optional(),
+    actual_duration: z.number().optional(),
     max_wait_s: MaxWait,
   }),
   output: TranscriptOut,
@@ -33,7 +35,13 @@ export default defineTool({
       model: args.model,
       language: args.language,
       diarize: args.diarize,
+      tagAudioEvents: args.tag_audio_events,
+      actualDuration: args.actual_duration,
     };
+    if (args.actual_duration !== undefined && !(args.actual_duration > 0))
+      throw new InputError('`actual_duration` is the audio length in seconds, above 0.', {
+        param: 'actual_duration',
+      });
     const audio: MediaInput = args.url
       ? { kind: 'url', url: args.url }
       : await readMediaInput(args.file ?? '', ctx.files, {
@@ -86,13 +94,14 @@ export default defineTool({
 function submit(
   ctx: ToolContext,
   audio: MediaInput,
-  fields: Record<string, string | boolean | undefined>,
+  fields: Record<string, string | number | boolean | undefined>,
 ): Promise<{ data: TranscribeReply; status: number }> {
   if (audio.kind === 'url') {
     ctx.progress.report('sending the audio URL');
     return ctx.api.request({
       method: 'POST',
       path: '/api/transcribe',
+      apiKeyHeader: 'x-api-key',
       body: { audioUrl: audio.url, ...fields },
       schema: TranscribeReply,
     });
@@ -101,5 +110,11 @@ function submit(
   form.set('audio', new Blob([new Uint8Array(audio.data)], { type: audio.mimeType }), audio.name);
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) form.set(key, String(value));
   ctx.progress.report(`uploading ${audio.name} (${audio.data.length} bytes)`);
-  return ctx.api.request({ method: 'POST', path: '/api/transcribe', form, schema: TranscribeReply });
+  return ctx.api.request({
+    method: 'POST',
+    path: '/api/transcribe',
+    apiKeyHeader: 'x-api-key',
+    form,
+    schema: TranscribeReply,
+  });
 }

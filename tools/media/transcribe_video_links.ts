@@ -1,26 +1,24 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { NumberLike } from '../../src/replies/number.js';
+import { usableList } from '../../src/replies/usable-list.js';
 import { FileFields, filesContent, saveBytes } from './shared.js';
 
+const Transcript = z.looseObject({
+  url: z.string(),
+  success: z.boolean(),
+  title: z.string().nullish(),
+  transcript: z.string().nullish(),
+  error: z.string().nullish(),
+});
+const Cost = NumberLike.optional().catch(undefined);
+/** Spec 2 §2.6; each transcript is read on its own, one that cannot be read is reported as failed. */
 const Reply = z.looseObject({
-  transcripts: z.array(
-    z.looseObject({
-      url: z.string(),
-      success: z.boolean(),
-      title: z.string().nullish(),
-      transcript: z.string().nullish(),
-      error: z.string().nullish(),
-    }),
-  ),
+  transcripts: z.array(z.unknown()),
   summary: z
-    .looseObject({
-      requested: z.number().optional(),
-      processed: z.number().optional(),
-      successful: z.number().optional(),
-      failed: z.number().optional(),
-      totalCost: z.number().optional(),
-    })
-    .optional(),
+    .looseObject({ requested: Cost, processed: Cost, successful: Cost, failed: Cost, totalCost: Cost })
+    .optional()
+    .catch(undefined),
 });
 
 /** Per transcript inline; all of them in full go to a JSON file when any is longer. */
@@ -29,8 +27,7 @@ const MAX_CHARS = 6_000;
 export default defineTool({
   name: 'transcribe_video_links',
   title: 'Transcribe video links',
-  description:
-    'Transcripts of 1-10 video links; each link succeeds or fails on its own; 0.01 USD per success.',
+  description: 'Transcripts of 1-10 video links, each succeeding or failing alone; 0.01 USD per success.',
   toolset: 'media',
   credential: 'api_key',
   input: z.object({ urls: z.array(z.string()).min(1).max(10) }),
@@ -59,16 +56,22 @@ export default defineTool({
     const { data } = await ctx.api.request({
       method: 'POST',
       path: '/api/youtube-transcribe',
+      apiKeyHeader: 'x-api-key',
       body: { urls: args.urls },
       schema: Reply,
     });
-    const cut = data.transcripts.some((t) => (t.transcript?.length ?? 0) > MAX_CHARS);
+    const read = usableList(Transcript, data.transcripts, { nameKeys: ['url'] });
+    const transcripts = [
+      ...read.items,
+      ...read.left_out.map((l) => ({ url: l.name, success: false, error: `reply not usable: ${l.reason}` })),
+    ] as z.infer<typeof Transcript>[];
+    const cut = transcripts.some((t) => (t.transcript?.length ?? 0) > MAX_CHARS);
     const file = cut
-      ? await saveBytes(ctx, Buffer.from(JSON.stringify(data.transcripts, null, 1)), 'application/json')
+      ? await saveBytes(ctx, Buffer.from(JSON.stringify(transcripts, null, 1)), 'application/json')
       : undefined;
     const s = data.summary ?? {};
     return {
-      transcripts: data.transcripts.map((t) => ({
+      transcripts: transcripts.map((t) => ({
         url: t.url,
         ok: t.success,
         ...(t.title ? { title: t.title } : {}),

@@ -6,7 +6,7 @@ export default defineTool({
   name: 'models_list',
   title: 'List models',
   description:
-    'List model ids of one kind, to pick a model for chat or media tools. models_get shows one in full.',
+    'List model ids of one kind, to pick one for chat or media tools. models_get shows one in full.',
   toolset: 'models',
   credential: 'optional',
   input: z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { usableList } from '../../src/replies/usable-list.js';
 import type { Api } from '../../src/upstream/client.js';
 
 export const MODEL_KINDS = ['text', 'image', 'video', 'audio', 'embedding'] as const;
@@ -19,7 +20,11 @@ export const ModelRecord = z.looseObject({
 });
 export type ModelRecord = z.infer<typeof ModelRecord>;
 
-const Catalog = z.object({ data: z.array(ModelRecord) });
+/** A catalog page; each model is read on its own (one without an id is left out, not fatal). */
+export const Catalog = z.looseObject({ data: z.array(z.unknown()) });
+
+/** The models of a catalog reply that can be used, and the ones left out, named. */
+export const catalogModels = (data: unknown[]) => usableList(ModelRecord, data, { nameKeys: ['id', 'name'] });
 
 const TEXT_PATHS = {
   all: '/api/v1/models',
@@ -47,7 +52,7 @@ export async function fetchCatalog(
     credential: 'optional',
     schema: Catalog,
   });
-  return data.data;
+  return catalogModels(data.data).items;
 }
 
 /** The few fields an agent needs to choose a model; the rest is in models_get. */

@@ -1,19 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { DATA_PREFIX, normalizeId } from '../data/shared.js';
-
-const Route = z.looseObject({
-  method: z.string().optional(),
-  path: z.string().optional(),
-  url: z.string().optional(),
-  description: z.string().optional(),
-  pricing: z.string().optional(),
-});
-/** The list's shape is not specified (spec 1 §7.3 names the route only): a list, or one under `data`. */
-const Reply = z.union([
-  z.array(Route),
-  z.looseObject({ data: z.array(Route), schemes: z.array(z.string()).optional() }),
-]);
+import { Reply, Route } from './catalog.js';
 
 /** Which of this server's tools calls a payable route, with what. */
 function toolFor(path: string): string | undefined {
@@ -38,8 +27,10 @@ export default defineTool({
       credential: 'none',
       schema: Reply,
     });
-    const listed = Array.isArray(data) ? data : data.data;
-    const routes = listed.flatMap((route) => {
+    // Each route is read on its own: one that cannot be read is named, the rest listed.
+    const listed = usableList(Route, Array.isArray(data) ? data : data.data, { nameKeys: ['path', 'url'] });
+    const notUsable = leftOutNote('route', listed.left_out);
+    const routes = listed.items.flatMap((route) => {
       const path =
         route.path ?? (route.url && URL.canParse(route.url) ? new URL(route.url).pathname : undefined);
       if (!path) return [];
@@ -48,6 +39,7 @@ export default defineTool({
       return [`${line}${route.pricing ? `: ${route.pricing}` : ''}${tool ? ` (${tool})` : ''}`];
     });
     const schemes = Array.isArray(data) ? undefined : data.schemes;
+    if (notUsable) routes.push(`(${notUsable})`);
     return { routes: schemes?.length ? [...routes, `rails: ${schemes.join(', ')}`] : routes };
   },
   text: (r) => r.routes.join('\n'),

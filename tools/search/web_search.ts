@@ -5,6 +5,7 @@ import {
   SEARCH_PATH,
   SearchArgs,
   SearchOut,
+  searchBody,
   searchFromBytes,
   searchResult,
   searchText,
@@ -17,7 +18,7 @@ export default defineTool({
   name: 'web_search',
   title: 'Search the web',
   description:
-    'Live web search: ranked results (title, url, snippet) or a sourced answer. Paid per search; no key: a quote.',
+    'Live web search: ranked results, a sourced answer or structured JSON. Paid per search; no key: a quote.',
   toolset: 'search',
   view: 'payment',
   credential: 'optional',
@@ -25,14 +26,7 @@ export default defineTool({
   output: SearchOut,
   nature: 'spend',
   async run(args, ctx) {
-    const body = {
-      query: args.query,
-      outputType: args.output,
-      includeDomains: args.include_domains,
-      excludeDomains: args.exclude_domains,
-      fromDate: args.from_date,
-      toDate: args.to_date,
-    };
+    const body = searchBody(args);
     if (goesAccountless(ctx, args.payment)) {
       const asked = await callAccountless(ctx, { tool: 'web_search', render: args, path: SEARCH_PATH, body });
       return asked.kind === 'quote'

@@ -30,8 +30,7 @@ function checkPage(page: number | undefined, limit: number | undefined): void {
 export default defineTool({
   name: 'teams_read',
   title: 'Read teams',
-  description:
-    'Your teams (list), one team (get), its members, your preferences in it (self), its invitations. Changes: teams_write.',
+  description: 'Your teams (list), one (get), its members, your preferences (self), its invitations.',
   toolset: 'teams',
   operations: { list: read, get: read, members: read, self: read, invitations: read },
   input: z.object({

@@ -43,7 +43,7 @@ export default defineTool({
   name: 'teams_write',
   title: 'Change teams',
   description:
-    'Create, rename, pause or delete a team; change or remove members; your preferences; leave; invite or revoke invitations. Destructive steps ask first.',
+    'Create, rename, pause or delete a team; change or remove members; your preferences; leave; invite or revoke. Destructive steps ask first.',
   toolset: 'teams',
   operations: {
     create: { nature: 'write', credential: session },

@@ -48,8 +48,51 @@ export function checkArguments(args: ChatArgs, conversation: Conversation): void
       });
     }
   }
+  checkSampling(args);
   checkTools(args);
   if (args.verify) checkVerify(args);
+}
+
+/** Where each control exists (spec 2 §4.1, §4.2): refused where the spec does not show it. */
+const ONLY_IN: Partial<Record<keyof ChatArgs, readonly string[]>> = {
+  top_k: ['messages'],
+  thinking_budget: ['messages'],
+  parallel_tools: ['messages'],
+  stop: ['chat', 'messages'],
+  top_p: ['chat', 'messages', 'completions'],
+  service_tier: ['chat', 'messages'],
+  cache_system: ['chat', 'messages'],
+};
+
+/** Sampling controls per format; the messages format's temperature stops at 1 (spec 2 §4.1). */
+function checkSampling(args: ChatArgs): void {
+  for (const [name, formats] of Object.entries(ONLY_IN)) {
+    if (args[name as keyof ChatArgs] === undefined || formats.includes(args.format)) continue;
+    throw new InputError(`${name} works only with format ${formats.map((f) => `"${f}"`).join(' or ')}.`, {
+      param: name,
+      fix: `Pass format: "${formats[0]}", or drop ${name}.`,
+    });
+  }
+  if (args.format === 'messages' && args.temperature !== undefined && args.temperature > 1) {
+    throw new InputError('The messages format takes temperature 0..1.', {
+      param: 'temperature',
+      fix: 'Pass a temperature of 1 or less, or use format "chat" (0..2).',
+    });
+  }
+  const range = (name: keyof ChatArgs, ok: boolean, rule: string) => {
+    if (args[name] !== undefined && !ok) throw new InputError(`${name} must be ${rule}.`, { param: name });
+  };
+  range('top_p', args.top_p === undefined || (args.top_p >= 0 && args.top_p <= 1), 'between 0 and 1');
+  range('top_k', (args.top_k ?? 1) >= 1, 'at least 1');
+  range('thinking_budget', (args.thinking_budget ?? 1024) >= 1024, 'at least 1024 (spec 2 §8)');
+  range(
+    'stop',
+    args.stop === undefined || (args.stop.length >= 1 && args.stop.length <= 4 && args.stop.every(Boolean)),
+    '1 to 4 non-empty strings',
+  );
+  if (args.thinking_budget !== undefined && args.reasoning_effort !== undefined) {
+    throw new InputError('Pass thinking_budget or reasoning_effort, not both.', { param: 'thinking_budget' });
+  }
 }
 
 /** A signature is over the bytes of one exchange with an enclave: refused before anything is paid. */

@@ -37,6 +37,7 @@ export async function legacyInto(state: ChatState, api: Api, request: ChatReques
       ...(history.length ? { messages: history } : {}),
     },
     headers: { ...request.headers, accept: 'text/plain, application/json' },
+    apiKeyHeader: 'x-api-key',
   });
   const reply = res.data.toString('utf8');
   const tagged = TAGGED.exec(reply);

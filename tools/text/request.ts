@@ -64,8 +64,10 @@ export function buildRequest(args: ChatArgs): ChatRequest {
     ...written.body,
   };
   if (args.temperature !== undefined) body.temperature = args.temperature;
+  Object.assign(body, samplingFields(args));
   if (format !== 'completions') Object.assign(body, toolFields(format, args));
   Object.assign(body, reasoningFields(args), cachingFields(args, conversation, written, routes));
+  cacheSystem(body, args);
   if (format === 'messages') body.max_tokens = messagesMaxTokens(args);
   else if (args.max_tokens !== undefined)
     body[format === 'responses' ? 'max_output_tokens' : 'max_tokens'] = args.max_tokens;
@@ -96,6 +98,7 @@ export function buildRequest(args: ChatArgs): ChatRequest {
       !args.reasoning_effort &&
       !args.hide_reasoning &&
       !args.caching &&
+      [args.top_p, args.stop, args.service_tier, args.cache_system].every((v) => v === undefined) &&
       conversation.turns.every((t) => t.role !== 'tool' && t.calls.length === 0 && !t.cache),
   };
 }
@@ -129,11 +132,48 @@ function modelId(args: ChatArgs, routes: Set<string>): string {
   return [id, ...suffixes].join(':');
 }
 
+/** top_p, stop, top_k, service_tier, no parallel tools and the system prompt's cache marker. */
+function samplingFields(args: ChatArgs): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (args.top_p !== undefined) out.top_p = args.top_p;
+  if (args.stop) out[args.format === 'messages' ? 'stop_sequences' : 'stop'] = args.stop;
+  if (args.top_k !== undefined) out.top_k = args.top_k;
+  if (args.service_tier !== undefined) out.service_tier = args.service_tier;
+  if (args.parallel_tools === false) out.disable_parallel_tool_use = true;
+  return out;
+}
+
+/**
+ * `cache_system`: the system prompt as a text block with `cache_control` (spec 2 §4.1 and §4.2's
+ * inline markers), in the messages format's `system` or the chat format's system message.
+ */
+function cacheSystem(body: Record<string, unknown>, args: ChatArgs): void {
+  if (!args.cache_system) return;
+  const marker = { type: 'ephemeral', ...(args.cache_system === '1h' ? { ttl: '1h' } : {}) };
+  const block = (text: unknown) =>
+    typeof text === 'string' ? [{ type: 'text', text, cache_control: marker }] : undefined;
+  const messages = body.messages as Array<{ role: string; content: unknown }> | undefined;
+  const system =
+    args.format === 'messages'
+      ? block(body.system)
+      : block(messages?.[0]?.role === 'system' ? messages[0].content : undefined);
+  if (!system) {
+    throw new InputError('cache_system needs a system prompt.', {
+      param: 'cache_system',
+      fix: 'Pass system, or drop cache_system.',
+    });
+  }
+  if (args.format === 'messages') body.system = system;
+  else messages![0] = { role: 'system', content: system };
+}
+
 /** reasoning_effort per format: `reasoning_effort` (chat), `reasoning` (responses), `thinking` (messages). */
 function reasoningFields(args: ChatArgs): Record<string, unknown> {
   const effort = args.reasoning_effort;
   const exclude = args.hide_reasoning ? { exclude: true } : {};
   if (args.format === 'messages') {
+    if (args.thinking_budget !== undefined)
+      return { thinking: { type: 'enabled', budget_tokens: args.thinking_budget } };
     if (!effort || effort === 'none') return {};
     return { thinking: { type: 'enabled', budget_tokens: THINKING_BUDGET[effort] } };
   }
@@ -152,17 +192,18 @@ function reasoningFields(args: ChatArgs): Record<string, unknown> {
 /** max_tokens of the messages format: required there, and above the thinking budget (spec 2 §4.1, §8). */
 function messagesMaxTokens(args: ChatArgs): number {
   const effort = args.reasoning_effort;
-  const budget = effort && effort !== 'none' ? THINKING_BUDGET[effort] : undefined;
+  const budget = args.thinking_budget ?? (effort && effort !== 'none' ? THINKING_BUDGET[effort] : undefined);
   if (budget === undefined) return args.max_tokens ?? DEFAULT_MAX_TOKENS;
   if (args.max_tokens === undefined) return budget + DEFAULT_MAX_TOKENS;
   if (args.max_tokens <= budget) {
-    throw new InputError(
-      `reasoning_effort "${effort}" thinks with a budget of ${budget} tokens, which must be below max_tokens (${args.max_tokens}).`,
-      {
-        param: 'max_tokens',
-        fix: `Raise max_tokens above ${budget} (or leave it out), or lower reasoning_effort.`,
-      },
-    );
+    const why =
+      args.thinking_budget !== undefined
+        ? 'thinking_budget'
+        : `reasoning_effort "${effort}" thinks with a budget of`;
+    throw new InputError(`${why} ${budget} tokens, which must be below max_tokens (${args.max_tokens}).`, {
+      param: 'max_tokens',
+      fix: `Raise max_tokens above ${budget} (or leave it out), or lower the thinking budget.`,
+    });
   }
   return args.max_tokens;
 }

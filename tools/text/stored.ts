@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { ApiError, NotFoundError } from '../../src/errors.js';
 import { followJob, jobDone, jobFailed } from '../../src/jobs/follow.js';
-import { runNext, sayNext } from '../../src/jobs/next.js';
+import { nextCall, runNext, sayNext } from '../../src/jobs/next.js';
 import { type Step, seconds } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { type ChatOut, emptyState, resultOf } from './reply.js';
@@ -21,13 +22,30 @@ interface Read {
   requestId?: string;
 }
 
+/**
+ * The read-back route is a guess: spec 2 §4.2 shows background processing and `store`, not how a
+ * stored response is read (docs/platform-assumptions.md). Only background runs and job_status use
+ * it; a platform without it (404, 405) gets an answer naming the guess, never a generic failure.
+ */
 export async function fetchResponse(ctx: ToolContext, id: string): Promise<Read & { retryAfterMs?: number }> {
-  const res = await ctx.api.request({
-    method: 'GET',
-    path: `/api/v1/responses/${encodeURIComponent(id)}`,
-    schema: ResponseBody.extend({ status: z.string() }),
-  });
-  return { body: res.data, requestId: res.requestId, retryAfterMs: res.retryAfterMs };
+  const path = `/api/v1/responses/${encodeURIComponent(id)}`;
+  const res = await ctx.api
+    .request({ method: 'GET', path, schema: ResponseBody.extend({ status: z.string().optional() }) })
+    .catch((error: unknown) => {
+      if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 405)) throw error;
+      throw new NotFoundError(
+        `Response ${id} cannot be read back: the platform answered ${error.status} to GET ${path}, a route spec 2 does not show (a documented guess). The id is unknown, expired or not stored, or this platform reads responses another way.`,
+        {
+          status: error.status,
+          requestId: error.requestId,
+          fix: 'Call chat again without background (it waits in the foreground), or ask the platform how stored responses are read.',
+        },
+      );
+    });
+  // Without a status (the response object's fields are not shown), output means done, else still running.
+  const status =
+    res.data.status ?? (res.data.output?.length || res.data.output_text ? 'completed' : 'in_progress');
+  return { body: { ...res.data, status }, requestId: res.requestId, retryAfterMs: res.retryAfterMs };
 }
 
 /** Waits up to `waitS` for a stored response to finish; 0 hands the id back at once. */

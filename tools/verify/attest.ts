@@ -18,7 +18,7 @@ import { type AttestedKey, attestedKeys, tenantOf } from './shared.js';
  * broken part of the evidence becomes a failed check with its reason; a field of the wrong type
  * is a reply that breaks the spec, named at the boundary.
  */
-const AttestationReply = z.looseObject({
+export const AttestationReply = z.looseObject({
   signing_address: z.string().optional(),
   signing_algo: z.string().optional(),
   nonce: z.string().optional(),

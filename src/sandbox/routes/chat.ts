@@ -3,7 +3,7 @@ import { requireKey } from '../billing.js';
 import { jsonBody, optionalBoolean, optionalNumber, optionalObject } from '../body.js';
 import { badRequest } from '../errors.js';
 import { streamSse } from '../sse.js';
-import { readReasoning, readServiceTier } from '../text/options.js';
+import { readReasoning, readServiceTier, stopSequences } from '../text/options.js';
 import { runText, textHeaders, usageOmitted } from '../text/pipeline.js';
 import { markerTtl, type PromptSegment, readCachePlan } from '../text/prompt-cache.js';
 import { resolveTextModel } from '../text/resolve.js';
@@ -28,6 +28,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       optionalNumber(body, 'max_tokens', { min: 1, integer: true });
     optionalNumber(body, 'temperature', { min: 0, max: 2 });
     optionalNumber(body, 'top_p', { min: 0, max: 1 });
+    stopSequences(body, 'stop');
     readServiceTier(body, resolved.model);
     const stream = optionalBoolean(body, 'stream') === true;
     const includeUsage = optionalObject(body, 'stream_options')?.include_usage === true;

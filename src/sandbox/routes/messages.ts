@@ -3,6 +3,7 @@ import { requireKey } from '../billing.js';
 import { jsonBody, optionalBoolean, optionalNumber, optionalObject, optionalString } from '../body.js';
 import { badRequest, typeForStatus } from '../errors.js';
 import { streamSse } from '../sse.js';
+import { stopSequences } from '../text/options.js';
 import { runText, textHeaders, usageOmitted } from '../text/pipeline.js';
 import { joinSegments, markerTtl, type PromptSegment, readCachePlan } from '../text/prompt-cache.js';
 import { resolveTextModel } from '../text/resolve.js';
@@ -43,6 +44,9 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     const messages = readMessages(body.messages);
     optionalString(body, 'service_tier', SERVICE_TIERS);
     optionalNumber(body, 'temperature', { min: 0, max: 1 });
+    optionalNumber(body, 'top_p', { min: 0, max: 1 });
+    optionalNumber(body, 'top_k', { min: 0, integer: true });
+    stopSequences(body, 'stop_sequences');
     const thinking = readThinking(body, maxTokens);
     const tools = readMessagesTools(body, resolved.model);
     const beta = c.req.header('anthropic-beta') ?? '';

@@ -22,7 +22,8 @@ export const TALK_TAG = SANDBOX_WORD;
 export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   ctx.setEnvelope('/api/talk-to-gpt', 'legacy');
   app.post('/api/talk-to-gpt', (c) => {
-    const key = requireKey(c, ctx);
+    // Spec 2 §4.2 marks this route `x-api-key`: a Bearer key is refused, as a strict platform would.
+    const key = requireKey(c, ctx, { onlyApiKeyHeader: true });
     const body = jsonBody(c);
     const resolved = resolveTextModel(body.model);
     const history = readHistory(body.messages);

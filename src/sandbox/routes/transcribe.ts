@@ -151,6 +151,7 @@ interface Input {
   language: string;
   diarize: boolean;
   actualDuration?: number;
+  tagAudioEvents?: boolean;
   fileName: string;
   fileSize: number;
   seconds: number;
@@ -177,7 +178,8 @@ async function readInput(c: Context<SandboxEnv>, ctx: SandboxContext): Promise<I
       model: field('model'),
       language: field('language') ?? 'auto',
       diarize: field('diarize') === 'true',
-      actualDuration: field('actualDuration') ? Number(field('actualDuration')) : undefined,
+      actualDuration: duration(field('actualDuration')),
+      tagAudioEvents: flag(field('tagAudioEvents')),
       fileName: audio.name || 'audio',
       fileSize: data.length,
       seconds: durationOf(data),
@@ -194,7 +196,8 @@ async function readInput(c: Context<SandboxEnv>, ctx: SandboxContext): Promise<I
     model: typeof body.model === 'string' ? body.model : undefined,
     language: typeof body.language === 'string' ? body.language : 'auto',
     diarize: body.diarize === true,
-    actualDuration: typeof body.actualDuration === 'number' ? body.actualDuration : undefined,
+    actualDuration: duration(body.actualDuration),
+    tagAudioEvents: flag(body.tagAudioEvents),
     fileName: new URL(body.audioUrl).pathname.split('/').pop() || 'audio',
     fileSize: known?.data.length ?? 0,
     seconds: known ? durationOf(known.data) : 60,
@@ -223,4 +226,25 @@ function linkTranscript(url: string) {
     title: `Sandbox video ${id}`,
     transcript: `This is the sandbox transcript of video ${id}. ${TRANSCRIPT_WORDS.join(' ')}.`,
   };
+}
+
+/** `actualDuration` (spec 2 §4.8): the audio's length in seconds, a positive number (a form sends text). */
+function duration(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const seconds = typeof value === 'string' ? Number(value) : value;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0)
+    throw badRequest(
+      '`actualDuration` must be a positive number of seconds.',
+      'invalid_parameter_value',
+      'actualDuration',
+    );
+  return seconds;
+}
+
+/** `tagAudioEvents` (spec 2 §4.8): a boolean (`true`/`false` in a form). */
+function flag(value: unknown): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw badRequest('`tagAudioEvents` must be a boolean.', 'invalid_parameter_value', 'tagAudioEvents');
 }

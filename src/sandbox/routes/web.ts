@@ -9,6 +9,34 @@ import { roundUsd } from '../util.js';
 import { keyOrPayment } from '../x402.js';
 
 const OUTPUT_TYPES = ['searchResults', 'sourcedAnswer', 'structured'] as const;
+/** `standard` is the value spec 2 §4.3 shows; `deep` is the ten-times-dearer variant it prices. */
+const DEPTHS = ['standard', 'deep'] as const;
+
+/** `structuredOutputSchema`: a JSON schema as a string, required for structured output (GAPS). */
+function structuredSchema(body: Record<string, unknown>): Record<string, unknown> {
+  const text = body.structuredOutputSchema;
+  if (text === undefined || text === null) {
+    throw badRequest(
+      '`structuredOutputSchema` (a JSON schema as a string) is required for outputType structured.',
+      'missing_required_parameter',
+      'structuredOutputSchema',
+    );
+  }
+  let schema: unknown;
+  try {
+    schema = typeof text === 'string' ? JSON.parse(text) : undefined;
+  } catch {
+    schema = undefined;
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw badRequest(
+      '`structuredOutputSchema` must be a JSON schema object as a string.',
+      'invalid_json_schema',
+      'structuredOutputSchema',
+    );
+  }
+  return schema as Record<string, unknown>;
+}
 /** Standard search price (spec 2 §4.3); the deep variant costs ten times more. */
 export const WEB_SEARCH_USD = 0.006;
 export const WEB_SEARCH_DEEP_USD = 0.06;
@@ -23,7 +51,8 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       optionalString(body, 'outputType', OUTPUT_TYPES) ??
       optionalString(body, 'output_type', OUTPUT_TYPES) ??
       'searchResults';
-    const depth = optionalString(body, 'depth') ?? 'standard';
+    const depth = optionalString(body, 'depth', DEPTHS) ?? 'standard';
+    const schema = outputType === 'structured' ? structuredSchema(body) : undefined;
     const count = optionalNumber(body, 'maxResults', { min: 1, max: 20, integer: true }) ?? 5;
     const results = search(query, {
       count,
@@ -45,7 +74,11 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     if (outputType === 'sourcedAnswer')
       return c.json({ ...common, answer: answerOf(query, results), sources: sourcesOf(results) });
     if (outputType === 'structured')
-      return c.json({ ...common, structured: structuredOf(query, results), sources: sourcesOf(results) });
+      return c.json({
+        ...common,
+        structured: structuredOf(query, results, schema),
+        sources: sourcesOf(results),
+      });
     return c.json({ ...common, results });
   });
 }
@@ -79,11 +112,31 @@ function answerOf(query: string, results: SearchResult[]): string {
   return `According to ${results.length} sources, "${query}" is covered in the sandbox's fixed results ${cites}.`;
 }
 
-function structuredOf(query: string, results: SearchResult[]): Record<string, unknown> {
-  return {
+/** The fixed answer, narrowed to the schema's properties when it names some (by their JSON type). */
+function structuredOf(
+  query: string,
+  results: SearchResult[],
+  schema: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const full: Record<string, unknown> = {
     topic: query,
     summary: answerOf(query, results),
     keyPoints: results.slice(0, 3).map((r) => r.snippet),
     domains: [...new Set(results.map((r) => r.domain))],
   };
+  const properties = schema.properties;
+  if (typeof properties !== 'object' || properties === null) return full;
+  const byType: Record<string, unknown> = {
+    string: full.summary,
+    array: full.keyPoints,
+    number: results.length,
+    integer: results.length,
+    boolean: results.length > 0,
+  };
+  return Object.fromEntries(
+    Object.entries(properties as Record<string, { type?: string }>).map(([name, spec]) => [
+      name,
+      full[name] ?? byType[spec?.type ?? 'string'] ?? full.summary,
+    ]),
+  );
 }

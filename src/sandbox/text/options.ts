@@ -37,3 +37,26 @@ export function readServiceTier(body: Record<string, unknown>, model: TextModel)
   }
   return tier;
 }
+
+/** `stop` (chat: a string or up to 4 strings) and `stop_sequences` (messages: a string array). */
+export function stopSequences(
+  body: Record<string, unknown>,
+  name: 'stop' | 'stop_sequences',
+): string[] | undefined {
+  const value = body[name];
+  if (value === undefined || value === null) return undefined;
+  const list = name === 'stop' && typeof value === 'string' ? [value] : value;
+  const max = name === 'stop' ? 4 : Number.POSITIVE_INFINITY;
+  if (
+    !Array.isArray(list) ||
+    list.length > max ||
+    !list.every((s) => typeof s === 'string' && s.length > 0)
+  ) {
+    throw badRequest(
+      `\`${name}\` must be ${name === 'stop' ? 'a string or up to 4 strings' : 'an array of strings'}.`,
+      'invalid_parameter_value',
+      name,
+    );
+  }
+  return list as string[];
+}

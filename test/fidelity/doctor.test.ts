@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { StaticCredentials } from '../../src/credentials.js';
+import { doctorCommand } from '../../src/doctor/command.js';
+import {
+  SANDBOX_MANAGEMENT_TOKENS,
+  SANDBOX_PEOPLE,
+  type Sandbox,
+  startSandbox,
+} from '../../src/sandbox/index.js';
+import { HttpClient } from '../../src/upstream/client.js';
+import { FREE_ROUTES } from '../../tools/doctor-routes.js';
+import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
+
+// Issue 25 item 5: `orbit-mcp doctor` reads free routes only and names drift; the tools still answer.
+let sandbox: Sandbox;
+let h: Harness;
+beforeAll(async () => {
+  sandbox = await startSandbox({ quiet: true });
+  h = await startHarness({ sharedSandbox: sandbox, config: { toolsets: 'all' } });
+});
+afterAll(async () => {
+  await h.close();
+  await sandbox.close();
+});
+beforeEach(() => {
+  sandbox.faults.clear();
+  sandbox.clearRequests();
+});
+
+function doctor(json = true) {
+  let printed = '';
+  const runtime = {
+    target: { kind: 'platform' as const, baseUrl: sandbox.url },
+    client: new HttpClient({
+      baseUrl: sandbox.url,
+      timeoutMs: 10_000,
+      retry: { maxRetries: 0 },
+      userAgent: 'doctor-test',
+    }),
+    credentials: new StaticCredentials([
+      { kind: 'api_key', value: sandbox.demoKey, source: 'env' },
+      { kind: 'management_token', value: SANDBOX_MANAGEMENT_TOKENS.all, source: 'env' },
+      { kind: 'session', value: SANDBOX_PEOPLE.demo.session, source: 'env' },
+    ]),
+  };
+  return doctorCommand(runtime, FREE_ROUTES, {
+    json,
+    write: (text) => {
+      printed += text;
+    },
+  }).then((result) => ({ ...result, printed }));
+}
+
+describe('orbit-mcp doctor', () => {
+  it('checks every free route, all ok, exit 0, and touches no paid route', async () => {
+    const before = sandbox.state.balance(sandbox.demoKey);
+    const { code, outcomes, printed } = await doctor();
+    expect(code).toBe(0);
+    expect(outcomes.map((o) => o.status)).toEqual(outcomes.map(() => 'ok'));
+    expect(outcomes.map((o) => o.route)).toEqual(
+      expect.arrayContaining([
+        'models (text, detailed)',
+        'usage (API key)',
+        'API keys',
+        'teams',
+        'x402 endpoints',
+      ]),
+    );
+    expect(outcomes.some((o) => o.route.startsWith('attestation (TEE/'))).toBe(true);
+    expect(JSON.parse(printed)).toMatchObject({ ok: true });
+    // The request log: GETs only, no generation route, nothing charged.
+    expect(sandbox.requests.length).toBe(outcomes.length);
+    for (const r of sandbox.requests) {
+      expect(r.method).toBe('GET');
+      expect(r.path).not.toMatch(
+        /completions|\/messages|\/v1\/responses|\/api\/web|images$|generate|tts|transcribe|embeddings$|\/data\/(?!endpoints)/,
+      );
+    }
+    expect(sandbox.state.balance(sandbox.demoKey)).toBe(before);
+  });
+
+  it('names a drift (field, expected, got) with exit 1, while the tools still answer', async () => {
+    sandbox.faults.add({
+      match: { path: '/api/v1/video-models' },
+      persist: true,
+      reshape: { drop: ['data.0.id'] },
+    });
+    sandbox.faults.add({
+      match: { path: '/api/management/v1/subscription/usage' },
+      persist: true,
+      reshape: { set: { degraded: 'no' } },
+    });
+    const { code, outcomes, printed } = await doctor(false);
+    expect(code).toBe(1);
+    const video = outcomes.find((o) => o.route === 'models (video)');
+    expect(video).toMatchObject({
+      status: 'drift',
+      drift: [{ field: expect.stringMatching(/^data\[/), got: 'has no id' }],
+    });
+    const usage = outcomes.find((o) => o.route === 'usage (management)');
+    expect(usage).toMatchObject({
+      status: 'drift',
+      drift: [{ field: 'degraded', expected: 'boolean', got: 'string "no"' }],
+    });
+    expect(printed).toMatch(/^drift +models \(video\)/m);
+    expect(printed).toMatch(/degraded: expected boolean, got string "no"/);
+    expect(printed).toMatch(/2 routes drifted/);
+    // The tools read the same replies: the video catalog still lists the usable models.
+    const listed = await h.call('models_list', { kind: 'video' });
+    expect(listed.isError, textOf(listed)).toBeFalsy();
+    expect(JSON.stringify(out(listed))).toContain('video');
+    const usage2 = await h.call('usage_get', {});
+    expect(usage2.isError, textOf(usage2)).toBeFalsy();
+  });
+
+  it('says unreachable for a route that fails, and that is not drift', async () => {
+    sandbox.faults.add({ match: { path: '/api/v1/x402/endpoints' }, status: 503, persist: true });
+    const { code, outcomes } = await doctor();
+    expect(outcomes.find((o) => o.route === 'x402 endpoints')).toMatchObject({ status: 'unreachable' });
+    expect(code).toBe(0);
+  });
+});
+
+describe('orbit-mcp doctor, the command', () => {
+  it('runs from the built CLI with --sandbox --json and exits 0', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['dist/orbit-mcp.js', 'doctor', '--sandbox', '--json'],
+      {
+        env: { ...process.env, ORBIT_API_KEY: '', ORBIT_BASE_URL: '' },
+      },
+    );
+    const report = JSON.parse(stdout) as { ok: boolean; routes: Array<{ status: string }> };
+    expect(report.ok).toBe(true);
+    expect(report.routes.length).toBeGreaterThan(10);
+    expect(report.routes.every((r) => r.status === 'ok')).toBe(true);
+  });
+});

@@ -1,0 +1,223 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Reshape } from '../../src/sandbox/drift/reshape.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { type Harness, startHarness, textOf } from '../helpers/harness.js';
+
+/**
+ * Reply-mutation property test (issue 25 item 3): each case's platform reply is captured from the
+ * sandbox, then mutated one way at a time (a field the spec does not show as always present left
+ * out, an unknown field added, one list element spoiled, a number sent as a numeric string) through
+ * the sandbox's reshape fault. The tool must still answer: the same kind of result, or one that
+ * names what it left out; never a crash, never upstream_invalid. Seeds are fixed, runs few.
+ */
+process.env.ORBIT_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'orbit-mutation-'));
+
+let sandbox: Sandbox;
+let keyed: Harness;
+let keyless: Harness;
+beforeAll(async () => {
+  sandbox = await startSandbox({ quiet: true });
+  keyed = await startHarness({ sharedSandbox: sandbox, config: { toolsets: 'all' } });
+  keyless = await startHarness({ sharedSandbox: sandbox, credentials: [], config: { toolsets: 'all' } });
+});
+afterAll(async () => {
+  await keyed.close();
+  await keyless.close();
+  await sandbox.close();
+});
+
+interface Case {
+  tool: string;
+  args: Record<string, unknown>;
+  keyless?: boolean;
+  /** The route whose reply is mutated, and how to capture it. */
+  path: string;
+  capture: { method: 'GET' | 'POST'; query?: string; body?: unknown; headers?: Record<string, string> };
+  /** Fields the spec shows as always present (dotted, `*` for any element): never left out. */
+  always: string[];
+  /** Fields whose type the spec fixes (never sent as strings); `always` fields count too. */
+  typed?: string[];
+  /** Lists the spec requires whole (one element per input): an element is never spoiled. */
+  whole?: string[];
+}
+
+const CASES: Case[] = [
+  {
+    tool: 'models_list',
+    args: { kind: 'text' },
+    path: '/api/v1/models',
+    capture: { method: 'GET' },
+    always: ['data', 'data.*.id'],
+  },
+  {
+    tool: 'web_search',
+    args: { query: 'orbital debris', limit: 3 },
+    path: '/api/web',
+    capture: { method: 'POST', body: { query: 'orbital debris', outputType: 'searchResults' } },
+    always: [],
+  },
+  {
+    tool: 'data_call',
+    keyless: true,
+    args: { endpoint: 'web.search', input: { query: 'orbital debris' } },
+    path: '/api/v1/data/web/search',
+    capture: { method: 'POST', body: { query: 'orbital debris' }, headers: { 'x-x402': 'true' } },
+    // Spec 1 §7.3: the challenge is detected by `payment`; its id, expiry, amount and rails are what it is.
+    always: ['payment', 'payment.paymentId', 'payment.expiresAt', 'payment.amountUsd', 'payment.accepted'],
+  },
+  {
+    tool: 'data_endpoints',
+    args: {},
+    path: '/api/v1/data/endpoints',
+    capture: { method: 'GET' },
+    // Spec 1 §2.7: the catalog envelope and each entry's id.
+    always: ['data', 'data.*.id'],
+  },
+  {
+    tool: 'x402_endpoints',
+    args: {},
+    path: '/api/v1/x402/endpoints',
+    capture: { method: 'GET' },
+    always: ['data'],
+  },
+  {
+    tool: 'usage_get',
+    args: {},
+    path: '/api/subscription/v1/usage',
+    capture: { method: 'GET' },
+    always: [],
+  },
+  {
+    tool: 'transcribe_video_links',
+    args: { urls: ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://youtu.be/abcdefghijk'] },
+    path: '/api/youtube-transcribe',
+    capture: {
+      method: 'POST',
+      body: { urls: ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://youtu.be/abcdefghijk'] },
+    },
+    // Spec 2 §2.6: the per-link list and its summary.
+    always: ['transcripts', 'transcripts.*.url', 'transcripts.*.success', 'summary'],
+  },
+  {
+    tool: 'embed',
+    args: { input: ['alpha', 'beta'], model: 'text-embedding-3-small' },
+    path: '/api/v1/embeddings',
+    capture: { method: 'POST', body: { input: ['alpha', 'beta'], model: 'text-embedding-3-small' } },
+    // Spec 2 §4.10: `data[].embedding` by input index, one per input.
+    always: ['data', 'data.*.embedding'],
+    whole: ['data'],
+  },
+  {
+    tool: 'batches_list',
+    args: {},
+    path: '/api/beta/batches',
+    capture: { method: 'GET' },
+    // Spec 1 §2.1: the page envelope and the item fields marked required.
+    always: [
+      'object',
+      'data',
+      'has_more',
+      ...[
+        'id',
+        'object',
+        'endpoint',
+        'model',
+        'completion_window',
+        'status',
+        'created_at',
+        'request_counts',
+        'results',
+      ].map((f) => `data.*.${f}`),
+      'data.*.request_counts.total',
+      'data.*.request_counts.completed',
+      'data.*.request_counts.failed',
+    ],
+    typed: [
+      'data.*.finalized_at',
+      'data.*.usage.prompt_tokens',
+      'data.*.usage.completion_tokens',
+      'data.*.usage.total_tokens',
+    ],
+  },
+];
+
+async function capture(c: Case): Promise<unknown> {
+  const res = await fetch(`${sandbox.url}${c.path}${c.capture.query ?? ''}`, {
+    method: c.capture.method,
+    headers: {
+      'content-type': 'application/json',
+      ...(c.keyless ? {} : { authorization: `Bearer ${sandbox.demoKey}` }),
+      ...c.capture.headers,
+    },
+    ...(c.capture.body ? { body: JSON.stringify(c.capture.body) } : {}),
+  });
+  return res.json();
+}
+
+type Mutation = { kind: 'drop' | 'add' | 'spoil' | 'stringify'; path: string };
+
+/** Every mutation the captured reply allows, by path. */
+function mutations(reply: unknown, { always, typed = [], whole = [] }: Case): Mutation[] {
+  const found: Mutation[] = [];
+  const pattern = (path: string) => path.replace(/\.\d+(?=\.|$)/g, '.*');
+  const walk = (node: unknown, path: string) => {
+    if (Array.isArray(node)) {
+      if (node.length > 1 && !whole.includes(pattern(path)))
+        found.push({ kind: 'spoil', path: `${path}.${node.length - 1}` });
+      for (const [i, item] of node.slice(0, 2).entries()) walk(item, `${path}.${i}`);
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    found.push({ kind: 'add', path: path ? `${path}.x_surprise` : 'x_surprise' });
+    for (const [key, value] of Object.entries(node)) {
+      const at = path ? `${path}.${key}` : key;
+      if (!always.includes(pattern(at))) found.push({ kind: 'drop', path: at });
+      const fixed = always.includes(pattern(at)) || typed.includes(pattern(at));
+      if (typeof value === 'number' && !fixed) found.push({ kind: 'stringify', path: at });
+      walk(value, at);
+    }
+  };
+  walk(reply, '');
+  return found;
+}
+
+function byKind(all: Mutation[]): fc.Arbitrary<Mutation> {
+  const kinds = [...new Set(all.map((m) => m.kind))];
+  return fc.constantFrom(...kinds).chain((kind) => fc.constantFrom(...all.filter((m) => m.kind === kind)));
+}
+
+const reshapeOf = (m: Mutation): Reshape =>
+  m.kind === 'drop'
+    ? { drop: [m.path] }
+    : m.kind === 'add'
+      ? { set: { [m.path]: { unexpected: true } } }
+      : m.kind === 'spoil'
+        ? { set: { [m.path]: 42 } }
+        : { stringify: [m.path] };
+
+describe('tools answer mutated platform replies', () => {
+  for (const c of CASES) {
+    it(`${c.tool} (${c.path})`, async () => {
+      const all = mutations(await capture(c), c);
+      expect(all.length).toBeGreaterThan(3);
+      const h = c.keyless ? keyless : keyed;
+      await fc.assert(
+        // Kind first, then a path of that kind: every kind is tried even where drops outnumber it.
+        fc.asyncProperty(byKind(all), async (m) => {
+          sandbox.faults.clear();
+          sandbox.faults.add({ match: { path: c.path }, reshape: reshapeOf(m) });
+          const result = await h.call(c.tool, c.args);
+          const text = textOf(result);
+          if (result.isError) expect(text, `${m.kind} ${m.path}`).not.toMatch(/upstream_invalid|internal/i);
+          expect(result.content.length, `${m.kind} ${m.path}`).toBeGreaterThan(0);
+        }),
+        { numRuns: 15, seed: 25, endOnFailure: true },
+      );
+      sandbox.faults.clear();
+    });
+  }
+});

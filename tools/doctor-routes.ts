@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import type { Drift, FreeRoute } from '../src/doctor/types.js';
+import { isEnclaveModel, newNonce } from '../src/tee/index.js';
+import { Retention } from './account/settings-replies.js';
+import { KeyUsage, ManagementUsage } from './account/usage.js';
+import { DataCatalog } from './data/shared.js';
+import { KeyList } from './keys/shared.js';
+import { Catalog, catalogModels, catalogPath, MODEL_KINDS } from './models/shared.js';
+import { Reply as X402Catalog } from './payments/catalog.js';
+import { TeamItem } from './teams/shared.js';
+import { AttestationReply } from './verify/attest.js';
+
+/**
+ * The free routes `orbit-mcp doctor` reads, each with the schema its tool reads it with (issue 25).
+ * Only GETs of catalogs, details, usage, listings and an attestation: none is ever charged.
+ */
+
+const ids = (data: unknown): string[] =>
+  (data as { data?: Array<{ id?: unknown }> }).data?.flatMap((m) =>
+    typeof m.id === 'string' ? [m.id] : [],
+  ) ?? [];
+
+/** A model's details, and an enclave model's attestation with a fresh nonce, learned from the text catalog. */
+function fromTextCatalog(data: unknown): FreeRoute[] {
+  const models = ids(data);
+  const routes: FreeRoute[] = [];
+  const first = models.find((id) => !isEnclaveModel(id));
+  if (first) {
+    routes.push({
+      name: `model details (${first})`,
+      path: `/api/models/${first.split('/').map(encodeURIComponent).join('/')}/providers`,
+      credential: 'optional',
+      schema: z.unknown(),
+    });
+  }
+  const enclave = models.find(isEnclaveModel);
+  if (enclave) {
+    const nonce = newNonce();
+    routes.push({
+      name: `attestation (${enclave})`,
+      path: '/api/v1/tee/attestation',
+      query: { model: enclave, nonce },
+      credential: 'optional',
+      schema: AttestationReply,
+      inspect: (reply) => nonceEcho(reply, nonce),
+    });
+  }
+  return routes;
+}
+
+function nonceEcho(reply: unknown, nonce: string): Drift[] {
+  const r = reply as { nonce?: string; request_nonce?: string };
+  const echoed = r.nonce ?? r.request_nonce;
+  return echoed?.toLowerCase() === nonce
+    ? []
+    : [
+        {
+          field: 'nonce',
+          expected: 'the nonce sent',
+          got: echoed === undefined ? 'nothing' : 'another value',
+        },
+      ];
+}
+
+/** Models a tool would leave out, as drift: the route answers, but not every model can be used. */
+const modelsLeftOut = (data: unknown): Drift[] =>
+  catalogModels((data as { data: unknown[] }).data).left_out.map((m) => ({
+    field: `data[${m.name}]`,
+    expected: 'a model record with an id',
+    got: m.reason,
+  }));
+
+export const FREE_ROUTES: readonly FreeRoute[] = [
+  {
+    name: 'models (text, detailed)',
+    path: catalogPath('text'),
+    query: { detailed: 'true' },
+    credential: 'optional',
+    schema: Catalog,
+    inspect: modelsLeftOut,
+    follow: fromTextCatalog,
+  },
+  ...MODEL_KINDS.filter((kind) => kind !== 'text').map(
+    (kind): FreeRoute => ({
+      name: `models (${kind})`,
+      path: catalogPath(kind),
+      credential: 'optional',
+      schema: Catalog,
+      inspect: modelsLeftOut,
+    }),
+  ),
+  {
+    name: 'models (subscription)',
+    path: catalogPath('text', 'subscription'),
+    credential: 'optional',
+    schema: Catalog,
+    inspect: modelsLeftOut,
+  },
+  { name: 'data endpoints', path: '/api/v1/data/endpoints', credential: 'optional', schema: DataCatalog },
+  { name: 'x402 endpoints', path: '/api/v1/x402/endpoints', credential: 'optional', schema: X402Catalog },
+  { name: 'usage (API key)', path: '/api/subscription/v1/usage', credential: 'api_key', schema: KeyUsage },
+  {
+    name: 'usage (management)',
+    path: '/api/management/v1/subscription/usage',
+    credential: 'management_token',
+    schema: ManagementUsage,
+  },
+  { name: 'API keys', path: '/api/management/v1/api-keys', credential: 'management_token', schema: KeyList },
+  {
+    name: 'retention setting',
+    path: '/api/user/responses-retention',
+    credential: 'session',
+    schema: Retention,
+  },
+  {
+    name: 'teams',
+    path: '/api/teams',
+    credential: 'session',
+    schema: z.looseObject({ teams: z.array(TeamItem) }),
+  },
+];
