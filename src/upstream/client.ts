@@ -321,7 +321,8 @@ export class HttpClient {
     const host = spec.host === 'direct' ? (this.options.directBaseUrl ?? base) : base;
     const absolute = /^https?:\/\//.test(spec.path);
     const written = absolute ? spec.path : `${host}${spec.path}`;
-    const query = spec.query && Object.keys(spec.query).length > 0 ? spec.query : undefined;
+    const query =
+      spec.query && Object.values(spec.query).some((value) => value != null) ? spec.query : undefined;
     // Most calls go to a handful of fixed routes on our host: each is parsed and normalised once
     // (an absolute URL, such as a signed download link, is not kept).
     if (!query && !absolute) return normalisedUrl(written);
