@@ -14,14 +14,14 @@ import { SANDBOX_DEMO_KEY, startSandbox } from '../src/sandbox/index.js';
 import { buildBaselines } from './lib/build-baselines.js';
 import type { Figure } from './lib/figure.js';
 import { startInProcess } from './lib/in-process.js';
-import { ORBIT_BIN } from './lib/paths.js';
+import { BENCH_OUTPUT_DIR, ORBIT_BIN } from './lib/paths.js';
 import { markdownTable, writeReadmeBlock, writeResults } from './lib/report.js';
 import { measureFirstProgress } from './measures/first-progress.js';
 import { measureLargeImage } from './measures/large-image.js';
-import { measureChatLatency } from './measures/latency.js';
+import { measureLatency } from './measures/latency.js';
 import { measureReplicas } from './measures/replicas.js';
 import { measureReservation } from './measures/reservation.js';
-import { measureSoak } from './measures/soak.js';
+import { measureSoak, measureStdioSoak } from './measures/soak.js';
 import { measureStartUp, otherNodeFigure, startUpFigures } from './measures/start-up.js';
 import { measureThroughput } from './measures/throughput.js';
 import { measureTokens } from './measures/tokens.js';
@@ -114,10 +114,12 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
   async latency() {
     // A key of its own, so the demo key's balance and daily limit do not bound the loops.
     const key = sandbox.state.createKey({ balance: 1_000_000, label: 'bench' });
-    say(`chat latency: ${CHAT_CALLS} interleaved calls each, stream false and true…`);
+    say(
+      `added latency: ${CHAT_CALLS} interleaved calls each, chat (stream false and true), web_search, models_list…`,
+    );
     const mcp = await startInProcess(sandbox.url, key);
     try {
-      return await measureChatLatency(mcp, sandbox.url, key, CHAT_CALLS);
+      return await measureLatency(mcp, sandbox.url, key, CHAT_CALLS);
     } finally {
       await mcp.close();
     }
@@ -187,7 +189,25 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
     const tenants = Array.from({ length: SOAK_TENANTS }, (_, i) =>
       sandbox.state.createKey({ balance: 1_000_000, label: `soak ${i}`, dailyRequestLimit: 1_000_000 }),
     );
+    say(`soak: ${SOAK_CHECKPOINTS.at(-1)} mixed calls over stdio…`);
+    const stdio = await measureStdioSoak(
+      {
+        args: [ORBIT_BIN],
+        env: {
+          ORBIT_BASE_URL: sandbox.url,
+          ORBIT_API_KEY: sandbox.state.createKey({
+            balance: 1_000_000,
+            label: 'soak stdio',
+            dailyRequestLimit: 1_000_000,
+          }),
+          ORBIT_OUTPUT_DIR: BENCH_OUTPUT_DIR,
+        },
+      },
+      { args: [baselines.bundled] },
+      SOAK_CHECKPOINTS,
+    );
     return [
+      stdio,
       await measureSoak(
         { args: [ORBIT_BIN, '--http', '--port', '0', '--base-url', sandbox.url], keys: tenants },
         { args: [baselines.http, '0'] },

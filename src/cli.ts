@@ -183,8 +183,9 @@ export async function main(argv: string[]): Promise<number> {
   const emptyToolsets = emptyToolsetsWarning(config.toolsets, toolCatalog.hasTools);
   if (emptyToolsets) process.stderr.write(`orbit-mcp: ${emptyToolsets}\n`);
   const registry = { tools: toolCatalog, resources, prompts };
+  // Both transports: media passes through a stdio server as much as through the HTTP one.
+  manageHeapGrowth();
   if (values.http) {
-    manageHeapGrowth();
     const { serveHttp } = await import('./mcp/http/endpoint/serve.js');
     const listen = { port: port ?? 8787, host: values.host ?? '127.0.0.1' };
     let http: Awaited<ReturnType<typeof serveHttp>>;

@@ -8,7 +8,7 @@ export const LARGE_PAYLOAD_BYTES = 64 * 1024;
 export const BOUND_HOLD_MS = 60_000;
 
 /**
- * How far the long-lived HTTP server's heap may grow between full collections.
+ * How far a long-lived server's heap (HTTP or stdio) may grow between full collections.
  *
  * V8 lets the old generation grow up to 4x its live size when allocation is fast. For small
  * requests that is the right trade: a 2025 session's short-lived request garbage is collected
@@ -55,7 +55,7 @@ export class HeapGrowth {
 let active: HeapGrowth | undefined;
 
 /**
- * Turns the policy on for this process (the HTTP server). An operator's own
+ * Turns the policy on for this process (either transport). An operator's own
  * `--heap-growing-percent` (command line or NODE_OPTIONS) wins: then nothing is changed.
  */
 export function manageHeapGrowth(): HeapGrowth | undefined {

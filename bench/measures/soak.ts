@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startHttpServer, stopProcess } from '../../scripts/lib/http-server.js';
 import { childEnv } from '../lib/child.js';
@@ -23,10 +24,14 @@ const MIX: { name: string; arguments: Record<string, unknown> }[] = [
   { name: 'auth_status', arguments: {} },
 ];
 
+/** Calls per session in the HTTP soak: 5,000 calls churn through about 500 sessions. */
+const CALLS_PER_SESSION = 10;
+
 /**
- * A soak of the remote endpoint: `calls` mixed calls from `tenants` keys, each with its own
- * session, and the server's RSS before, half way and after. The baseline is a bare one-tool SDK
- * server given the same number of calls, so the growth can be read against what the SDK costs.
+ * A soak of the remote endpoint: `calls` mixed calls from `tenants` keys, each opening a new
+ * session every CALLS_PER_SESSION calls (session churn), and the server's RSS before, at each
+ * checkpoint and after. The baseline is a bare one-tool SDK server given the same number of
+ * calls and sessions, so the growth can be read against what the SDK costs.
  */
 export async function measureSoak(
   orbit: { args: string[]; keys: string[] },
@@ -37,60 +42,151 @@ export async function measureSoak(
   const run = async (args: string[], clientsFor: string[], pick: (n: number) => (typeof MIX)[number]) => {
     const { url, child } = await startHttpServer(args, { env: childEnv({ ORBIT_LOG_LEVEL: 'error' }) });
     try {
-      const clients = await Promise.all(
-        clientsFor.map(async (key) => {
-          const client = new Client({ name: 'orbit-soak', version: '1.0.0' });
-          const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-          await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-          return client;
-        }),
-      );
+      const connect = async (key: string) => {
+        const client = new Client({ name: 'orbit-soak', version: '1.0.0' });
+        const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+        const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+        await client.connect(transport);
+        return { client, transport };
+      };
+      /** Ends a session as a well-behaved client does: DELETE, then close. */
+      const leave = async ({ client, transport }: Awaited<ReturnType<typeof connect>>) => {
+        await transport.terminateSession().catch(() => {});
+        await client.close();
+      };
       const rss = [await rssMiB(child.pid!)];
       let n = 0;
+      let sessions = 0;
       let failed = 0;
       const pending = [...checkpoints].sort((a, b) => a - b);
-      const worker = async (client: Client) => {
+      const worker = async (key: string) => {
         while (n < calls) {
-          const call = pick(n++);
-          const result = await client.callTool(call);
-          // The refused path is part of the mix on purpose; anything else failing is a fault.
-          if (result.isError && call.name !== 'transcribe') failed++;
-          while (pending.length && n >= pending[0]!) {
-            pending.shift();
-            rss.push(await rssMiB(child.pid!));
+          // Session churn: each session makes a few calls and leaves, as short-lived agents do.
+          const session = await connect(key);
+          sessions++;
+          for (let made = 0; made < CALLS_PER_SESSION && n < calls; made++) {
+            const call = pick(n++);
+            const result = await session.client.callTool(call);
+            // The refused path is part of the mix on purpose; anything else failing is a fault.
+            if (result.isError && call.name !== 'transcribe') failed++;
+            while (pending.length && n >= pending[0]!) {
+              pending.shift();
+              rss.push(await rssMiB(child.pid!));
+            }
           }
+          await leave(session);
         }
       };
-      await Promise.all(clients.map(worker));
-      await Promise.all(clients.map((client) => client.close()));
+      await Promise.all(clientsFor.map(worker));
       if (failed > 0) throw new Error(`${failed} soak calls failed`);
-      return rss;
+      return { rss, sessions };
     } finally {
       await stopProcess(child);
     }
   };
-  const orbitRss = await run(orbit.args, orbit.keys, (n) => MIX[n % MIX.length]!);
-  const baseRss = await run(
+  const orbitRun = await run(orbit.args, orbit.keys, (n) => MIX[n % MIX.length]!);
+  const orbitRss = orbitRun.rss;
+  const baseRun = await run(
     baseline.args,
     orbit.keys.map(() => ''),
     () => ({ name: 'echo', arguments: { text: 'hi' } }),
   );
+  const baseRss = baseRun.rss;
   const growth = (rss: number[]) => rss.at(-1)! - rss[0]!;
   return {
     id: 'soak_rss',
-    measure: `RSS growth over ${calls} mixed calls, ${orbit.keys.length} tenants over HTTP (vs the bare SDK server, same count of echo calls)`,
+    measure: `RSS growth over ${calls} mixed calls, ${orbit.keys.length} tenants over HTTP, ${orbitRun.sessions} sessions (vs the bare SDK server, same count of echo calls)`,
     unit: 'MiB',
     orbit: round(growth(orbitRss), 1),
     baseline: round(growth(baseRss), 1),
     added: round(growth(orbitRss) - growth(baseRss), 1),
-    target: '≤ the bare server',
-    pass: growth(orbitRss) <= growth(baseRss),
+    target: '≤ 1.2x the bare server',
+    pass: growth(orbitRss) <= 1.2 * growth(baseRss),
     details: {
+      ratio: round(growth(orbitRss) / Math.max(growth(baseRss), 1), 2),
+      sessions: { orbit: orbitRun.sessions, baseline: baseRun.sessions, callsEach: CALLS_PER_SESSION },
       checkpoints: [0, ...checkpoints],
       orbitRssMiB: orbitRss.map((x) => round(x, 1)),
       baselineRssMiB: baseRss.map((x) => round(x, 1)),
       mix: MIX.map((call) => call.name),
       note: 'RSS at start and after each checkpoint of calls; every call but the refused transcribe must succeed',
+    },
+  };
+}
+
+/**
+ * Over stdio the server is the person's own: files are theirs to read, so the refused call is a
+ * misspelt argument instead of a server file.
+ */
+const STDIO_MIX: typeof MIX = [
+  ...MIX.filter((call) => call.name !== 'transcribe'),
+  { name: 'chat', arguments: { model: 'openai/gpt-sandbox', prompt: 'Soak.', temprature: 0 } },
+];
+const refused = (call: (typeof MIX)[number]) => 'temprature' in call.arguments;
+
+/**
+ * The same soak over stdio: one client, `calls` mixed calls one after another, the server's RSS
+ * before, at each checkpoint and after. The baseline is the bare one-tool SDK stdio server.
+ */
+export async function measureStdioSoak(
+  orbit: { args: string[]; env: Record<string, string> },
+  baseline: { args: string[] },
+  checkpoints: readonly number[],
+): Promise<Figure> {
+  const calls = Math.max(...checkpoints);
+  const run = async (
+    args: string[],
+    env: Record<string, string>,
+    pick: (n: number) => (typeof MIX)[number],
+  ) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args,
+      env: childEnv({ ORBIT_LOG_LEVEL: 'error', ...env }) as Record<string, string>,
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'orbit-soak', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const pid = transport.pid!;
+      const rss = [await rssMiB(pid)];
+      const pending = [...checkpoints].sort((a, b) => a - b);
+      let failed = 0;
+      for (let n = 0; n < calls; ) {
+        const call = pick(n++);
+        const result = await client.callTool(call);
+        if (Boolean(result.isError) !== refused(call)) failed++;
+        while (pending.length && n >= pending[0]!) {
+          pending.shift();
+          rss.push(await rssMiB(pid));
+        }
+      }
+      if (failed > 0) throw new Error(`${failed} stdio soak calls did not answer as expected`);
+      return rss;
+    } finally {
+      await client.close();
+    }
+  };
+  const orbitRss = await run(orbit.args, orbit.env, (n) => STDIO_MIX[n % STDIO_MIX.length]!);
+  const baseRss = await run(baseline.args, {}, () => ({ name: 'echo', arguments: { text: 'hi' } }));
+  const growth = (rss: number[]) => rss.at(-1)! - rss[0]!;
+  const ratio = growth(orbitRss) / Math.max(growth(baseRss), 1);
+  return {
+    id: 'soak_rss_stdio',
+    measure: `RSS growth over ${calls} mixed calls over stdio (vs the bare SDK stdio server, same count of echo calls)`,
+    unit: 'MiB',
+    orbit: round(growth(orbitRss), 1),
+    baseline: round(growth(baseRss), 1),
+    added: round(growth(orbitRss) - growth(baseRss), 1),
+    target: '≤ 1.2x the bare server',
+    pass: ratio <= 1.2,
+    details: {
+      ratio: round(ratio, 2),
+      checkpoints: [0, ...checkpoints],
+      orbitRssMiB: orbitRss.map((x) => round(x, 1)),
+      baselineRssMiB: baseRss.map((x) => round(x, 1)),
+      mix: STDIO_MIX.map((call) => call.name),
+      note: 'RSS at start and after each checkpoint of calls; every call but the misspelt chat must succeed',
     },
   };
 }

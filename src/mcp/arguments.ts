@@ -20,10 +20,10 @@ export function parseInput(
   about: { owner: string; fix: string },
 ): Record<string, unknown> {
   const given = args ?? {};
+  const { known, names, decoding } = shapeOf(schema);
   // A loose input schema takes extra fields on purpose (passed through to the platform).
   if (schema.def.catchall === undefined && typeof given === 'object' && !Array.isArray(given)) {
-    const known = Object.keys(schema.shape);
-    const unknown = Object.keys(given).filter((name) => !known.includes(name));
+    const unknown = Object.keys(given).filter((name) => !names.has(name));
     if (unknown.length > 0) {
       throw new InputError(
         `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => `\`${name}\``).join(', ')}.`,
@@ -36,9 +36,47 @@ export function parseInput(
       );
     }
   }
-  const parsed = schema.safeParse(decodeJsonText(schema, given, []));
+  // Most calls give no open value: they skip the walk that copies the arguments.
+  const decode = decoding.some((name) => (given as Record<string, unknown>)[name] != null);
+  const parsed = schema.safeParse(decode ? decodeJsonText(schema, given, []) : given);
   if (!parsed.success) throw inputErrorFrom(parsed.error, about.fix);
   return parsed.data;
+}
+
+/** What parseInput reads of a schema, worked out on its first call: schemas live as long as the server. */
+interface Shape {
+  known: string[];
+  names: ReadonlySet<string>;
+  /** The arguments whose value may come as JSON text (where decodeJsonText may change something). */
+  decoding: string[];
+}
+const shapes = new WeakMap<z.ZodObject, Shape>();
+
+function shapeOf(schema: z.ZodObject): Shape {
+  let shape = shapes.get(schema);
+  if (!shape) {
+    const known = Object.keys(schema.shape);
+    const decoding = known.filter((name) => hasOpenValue(schema.shape[name], new Set()));
+    shape = { known, names: new Set(known), decoding };
+    shapes.set(schema, shape);
+  }
+  return shape;
+}
+
+/** True when decodeJsonText could decode something under `schema`: it walks the same cases. */
+function hasOpenValue(schema: z.core.$ZodType, seen: Set<z.core.$ZodType>): boolean {
+  if (seen.has(schema)) return false;
+  seen.add(schema);
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault)
+    return hasOpenValue(schema.unwrap(), seen);
+  if (schema instanceof z.ZodRecord || schema instanceof z.ZodUnknown || schema instanceof z.ZodAny)
+    return true;
+  if (schema instanceof z.ZodObject) {
+    const fields = Object.values(schema.shape) as z.core.$ZodType[];
+    return fields.length === 0 || fields.some((field) => hasOpenValue(field, seen));
+  }
+  if (schema instanceof z.ZodArray) return hasOpenValue(schema.element, seen);
+  return false;
 }
 
 /**

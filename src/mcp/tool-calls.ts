@@ -144,11 +144,16 @@ async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: Server
   try {
     const parsed = parseArguments(tool, args);
     const operation = operationOf(tool, parsed);
+    // Read only when the tool asks the person something: most calls never do.
     const channel = {
       server: deps.server,
       ctx,
-      modern: isModern(ctx),
-      elicitation: elicitationOf(deps.server, ctx),
+      get modern() {
+        return isModern(ctx);
+      },
+      get elicitation() {
+        return elicitationOf(deps.server, ctx);
+      },
       ask,
     };
     const context = deps.contextFor(ctx, progress, { confirm: confirmer(channel) });

@@ -331,8 +331,15 @@ export class HttpClient {
       });
     }
     const host = spec.host === 'direct' ? (this.options.directBaseUrl ?? base) : base;
-    const url = new URL(/^https?:\/\//.test(spec.path) ? spec.path : `${host}${spec.path}`);
-    for (const [key, value] of Object.entries(spec.query ?? {})) {
+    const absolute = /^https?:\/\//.test(spec.path);
+    const written = absolute ? spec.path : `${host}${spec.path}`;
+    const query =
+      spec.query && Object.values(spec.query).some((value) => value != null) ? spec.query : undefined;
+    // Most calls go to a handful of fixed routes on our host: each is parsed and normalised once
+    // (an absolute URL, such as a signed download link, is not kept).
+    if (!query && !absolute) return normalisedUrl(written);
+    const url = new URL(written);
+    for (const [key, value] of Object.entries(query ?? {})) {
       if (value === undefined || value === null) continue;
       if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
       else url.searchParams.set(key, String(value));
@@ -368,6 +375,20 @@ export class HttpClient {
     if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
     return { ...headers, ...spec.headers };
   }
+}
+
+/** Parsed URLs by their written form; bounded, since paths may carry ids (a job, a response). */
+const normalised = new Map<string, string>();
+const NORMALISED_MAX = 256;
+
+function normalisedUrl(written: string): string {
+  let url = normalised.get(written);
+  if (url === undefined) {
+    url = new URL(written).toString();
+    if (normalised.size >= NORMALISED_MAX) normalised.clear();
+    normalised.set(written, url);
+  }
+  return url;
 }
 
 /** Errors that happen before the request reaches the platform: nothing was received, nothing charged. */

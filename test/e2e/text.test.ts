@@ -76,6 +76,8 @@ describe('chat', () => {
     const out = result.structuredContent as unknown as ChatOut;
     expect(out.text).toContain('Say hello');
     expect(out.usage.output_tokens).toBeGreaterThan(0);
+    // The whole reply is parsed once, at the boundary: its pricing extension must survive that.
+    expect(out.cost.amount).toBeGreaterThan(0);
     expect(textOf(result)).toContain(out.text);
   });
 

@@ -72,7 +72,8 @@ export function readConversation(args: {
   const system: string[] = args.system ? [args.system] : [];
   const turns: Turn[] = [];
   given.forEach((message, at) => {
-    const parsed = Extras.safeParse(message);
+    // A plain turn (the prompt, most history) has none of the extras: nothing to check.
+    const parsed = hasExtras(message) ? Extras.safeParse(message) : PLAIN_TURN;
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const key = issue.path.map(String).join('.');
@@ -110,6 +111,15 @@ export function readConversation(args: {
       throw need(turn.at, `tool_call_id "${turn.callId}" answers no tool call of the conversation`);
   }
   return { system: system.join('\n\n') || undefined, turns, count: given.length };
+}
+
+const PLAIN_TURN: ReturnType<typeof Extras.safeParse> = { success: true, data: {} };
+
+function hasExtras(message: Message): boolean {
+  const fields = message as Record<string, unknown>;
+  return (
+    fields.tool_calls !== undefined || fields.tool_call_id !== undefined || fields.cache_control !== undefined
+  );
 }
 
 function jsonOf(call: { arguments?: unknown; raw?: string }): string {

@@ -34,9 +34,17 @@ const ChatChunk = z.object({
 /** A whole chat.completion (or completion) as the boundary validates it. */
 export const ChatBody = z.looseObject(ChatChunk.shape);
 
-/** One chunk, or a whole reply, into the state. */
+/** One stream chunk into the state. */
 export function applyChat(state: ChatState, raw: unknown): void {
-  const body = ChatChunk.parse(raw);
+  // The chunk schema strips: the pricing extension is read from the raw chunk.
+  applyChatBody(state, ChatChunk.parse(raw), raw);
+}
+
+/**
+ * A reply already validated (ChatBody at the boundary keeps every key, so the pricing extension
+ * is read from it) into the state: not parsed a second time.
+ */
+export function applyChatBody(state: ChatState, body: z.infer<typeof ChatChunk>, raw: unknown = body): void {
   state.model ??= body.model;
   for (const choice of body.choices) {
     const part = choice.delta ?? choice.message;

@@ -9,7 +9,7 @@ import type { CapturedExchange } from '../../src/upstream/capture.js';
 import type { Api } from '../../src/upstream/client.js';
 import type { SseEvent } from '../../src/upstream/sse.js';
 import type { ChatState } from './reply.js';
-import { applyChat, ChatBody } from './reply-chat.js';
+import { applyChat, applyChatBody, ChatBody } from './reply-chat.js';
 import { applyMessage, applyMessageEvent, isMessagesTerminal, MessageBody } from './reply-messages.js';
 import { applyResponse, applyResponseEvent, isResponsesTerminal, ResponseBody } from './reply-responses.js';
 import type { ChatRequest } from './request.js';
@@ -41,7 +41,7 @@ export async function callInto(state: ChatState, api: Api, request: ChatRequest)
     return exchange(res, res.captured);
   }
   const res = await api.request({ ...spec, schema: ChatBody });
-  applyChat(state, res.data);
+  applyChatBody(state, res.data);
   return exchange(res, res.captured);
 }
 

@@ -381,6 +381,28 @@ describe('HttpClient.request', () => {
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
   });
 
+  it('sends each route as written, with or without a query, and normalised like a URL', async () => {
+    const api = makeClient().api(scope());
+    const paths: [string, Record<string, string | undefined>?][] = [
+      ['/api/v1/models'],
+      ['/api/v1/models', { sort: undefined }],
+      ['/api/v1/models', { sort: 'mostused' }],
+      ['/api/v1/models'],
+      ['/api/v1/./models/../models'],
+    ];
+    for (const [path, query] of paths) {
+      server.script(json(200, {}));
+      await api.request({ method: 'GET', path, query, schema: z.object({}) });
+    }
+    expect(server.requests.map((request) => request.url)).toEqual([
+      '/api/v1/models',
+      '/api/v1/models',
+      '/api/v1/models?sort=mostused',
+      '/api/v1/models',
+      '/api/v1/models',
+    ]);
+  });
+
   it('repeats array query values and drops undefined and null ones', async () => {
     server.script(json(200, {}));
     await makeClient()
