@@ -30,7 +30,9 @@ const pay = (paymentId: string, scheme: string) => payQuote(sandbox.url, payment
 const search = { endpoint: 'web.search', input: { query: 'orbital debris', maxResults: 3 }, payment: 'x402' };
 async function quote(): Promise<string> {
   const result = await h.call('data_call', search);
-  expect(result.isError, textOf(result)).toBeFalsy();
+  // A quote answers isError with the x402 PaymentRequired (the MCP binding) and orbit's own fields.
+  expect(result.isError, textOf(result)).toBe(true);
+  expect(out(result).x402Version).toBe(2);
   return out(result).payment.quote_id as string;
 }
 const replays = () => sandbox.requests.filter((r) => r.path === '/api/v1/data/web/search');
