@@ -109,7 +109,11 @@ async function reserveFor(
   args: unknown,
   ctx: ToolContext,
 ): Promise<Reservation> {
-  const price = (await tool.price?.(args as never, ctx)) ?? ceilingFor(tool.name);
+  // Without a limit nothing can be refused: the tool's ceiling stands in and no price is looked up
+  // (a video's price is a catalog read).
+  const price =
+    (budget.limitUsd !== undefined ? await tool.price?.(args as never, ctx) : undefined) ??
+    ceilingFor(tool.name);
   const reservation = await budget.reserve(price);
   reservedUsd.set(reservation, price.usd);
   return reservation;

@@ -22,13 +22,18 @@ afterAll(async () => {
 const SEARCH = '/api/v1/data/web/search';
 // The sandbox's rails, in order: x402-exact, x402-solana-usdc, nano-exact, base-usdc, nano, lightning-l402.
 const search = { endpoint: 'web.search', input: { query: 'orbital debris', maxResults: 2 } };
+/** A quote answers isError with the x402 PaymentRequired (the MCP binding), orbit's payment beside it. */
+function expectQuote(result: Awaited<ReturnType<Harness['call']>>): void {
+  expect(result.isError, textOf(result)).toBe(true);
+  expect(out(result).x402Version).toBe(2);
+}
 const schemes = (payment: { rails: Array<{ scheme: string }> }) => payment.rails.map((r) => r.scheme);
 
 describe('x402 challenge read rail by rail', () => {
   it('keeps a lightning rail without payTo (it pays an invoice)', async () => {
     sandbox.faults.add({ match: { path: SEARCH }, reshape: { drop: ['payment.accepted.5.payTo'] } });
     const result = await h.call('data_call', search);
-    expect(result.isError, textOf(result)).toBeFalsy();
+    expectQuote(result);
     const payment = out(result).payment;
     expect(schemes(payment)).toContain('lightning-l402');
     expect(payment.not_usable).toBeUndefined();
@@ -43,13 +48,15 @@ describe('x402 challenge read rail by rail', () => {
       },
     });
     const result = await h.call('data_call', search);
-    expect(result.isError, textOf(result)).toBeFalsy();
+    expectQuote(result);
     const payment = out(result).payment;
     expect(schemes(payment)).toEqual(['nano-exact', 'nano', 'lightning-l402']);
     expect(payment.not_usable).toMatch(
       /^3 rails not usable: x402-exact amount: .+; \S+ scheme: .+; base-usdc has no payTo$/,
     );
-    expect(textOf(result)).toContain('base-usdc has no payTo');
+    // The person's text follows the binding's `x402/error` item.
+    const texts = result.content.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
+    expect(texts).toContain('base-usdc has no payTo');
     const paid = await fetch(`${sandbox.url}/__sandbox/x402/pay`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

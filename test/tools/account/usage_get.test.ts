@@ -26,6 +26,7 @@ describe('usage_get', () => {
           "structuredContent": {
             "active": true,
             "budget": {
+              "reserved_usd": 0,
               "spent_usd": 0,
             },
             "degraded": false,

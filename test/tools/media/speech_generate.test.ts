@@ -51,8 +51,8 @@ describe('speech_generate', () => {
             },
             "headers": {
               "accept": "audio/*, application/json",
-              "authorization": "Bearer <secret:demo-key>",
               "content-type": "application/json",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "POST",
             "path": "/api/tts",

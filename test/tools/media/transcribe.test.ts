@@ -121,8 +121,8 @@ describe('transcribe', () => {
             },
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
               "content-type": "application/json",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "POST",
             "path": "/api/transcribe",
@@ -181,8 +181,8 @@ describe('transcribe', () => {
             },
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
               "content-type": "application/json",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "POST",
             "path": "/api/transcribe",

@@ -54,8 +54,8 @@ describe('transcribe_video_links', () => {
             },
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
               "content-type": "application/json",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "POST",
             "path": "/api/youtube-transcribe",
