@@ -11,8 +11,11 @@ import { type PollInterval, type Step, type WaitOutcome, waitForJob } from './wa
  * job id with the call that continues it. Tools say how to poll and what the result means.
  */
 
-/** How long a plain call waits before handing back the run id (client timeouts are often 60 s). */
-export const MaxWait = z.number().default(50).describe('then return run_id');
+/**
+ * How long a plain call waits before handing back the run id (client timeouts are often 60 s). Each
+ * tool's description says what comes back past it, so the parameter carries no text of its own.
+ */
+export const MaxWait = z.number().default(50);
 /** Waits are bounded: at most ten minutes in one call; past it the run id and the next call come back. */
 const MAX_WAIT_S = 600;
 

@@ -39,4 +39,9 @@ describe('views', () => {
     );
     expect(added).toBeLessThanOrEqual(15 * named);
   });
+
+  it('keeps the catalogue, every toolset on and views shown, within 7,000 tokens', () => {
+    const shown = toolCatalog.entries.map((entry) => withView(entry.listing, entry.view));
+    expect(tokens(shown)).toBeLessThanOrEqual(7_000);
+  });
 });

@@ -8,8 +8,7 @@ import { defineTool } from '../../src/mcp/define-tool.js';
 export default defineTool({
   name: 'auth_login',
   title: 'Sign in',
-  description:
-    'Sign in to the platform in the browser so tools can use your account (keyed tools do this on first use). Returns whether a key is now available.',
+  description: 'Browser sign-in (keyed tools do it on first use); says whether a key is now available.',
   toolset: 'account',
   credential: 'api_key',
   input: z.object({}),

@@ -5,7 +5,7 @@ export default defineTool({
   name: 'auth_logout',
   title: 'Sign out',
   description:
-    'Remove the credentials this server stored (sign-in or `orbit-mcp login`); environment keys stay. The next keyed call asks to sign in.',
+    'Remove credentials from sign-in or `orbit-mcp login`, not environment keys; keyed calls then ask to sign in.',
   toolset: 'account',
   credential: 'none',
   input: z.object({}),

@@ -4,8 +4,7 @@ import { defineTool } from '../../src/mcp/define-tool.js';
 export default defineTool({
   name: 'auth_status',
   title: 'Sign-in status',
-  description:
-    'Which platform and credentials (API key, management token, session) are in use, and from where. Never values.',
+  description: 'Credentials in use (API key, management token, session), source and platform, never values.',
   toolset: 'account',
   credential: 'none',
   input: z.object({}),

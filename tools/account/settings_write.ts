@@ -9,12 +9,12 @@ export default defineTool({
   name: 'settings_write',
   title: 'Change account settings',
   description:
-    'Set your default billed team (default_team; null: personal) or responses retention days (retention).',
+    'Set default billed team (default_team; null: personal) or responses retention days (retention).',
   toolset: 'account',
   operations: { default_team: write, retention: write },
   input: z.object({
     operation: z.enum(['default_team', 'retention']),
-    team: z.string().nullable().optional().describe('UUID, id or name'),
+    team: z.string().nullable().optional().describe('id or name'),
     retention_days: z.number().nullable().optional().describe('0-365; null clears'),
   }),
   output: z.object({ operation: z.string(), data: z.unknown() }),

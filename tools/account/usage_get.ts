@@ -6,7 +6,7 @@ export default defineTool({
   name: 'usage_get',
   title: 'Subscription usage',
   description:
-    'Subscription used and left (operations; with a management token, input tokens and images), resets, spend budget.',
+    'Subscription used and left (operations; tokens and images with a management token), resets, spend budget.',
   toolset: 'account',
   view: 'usage',
   credential: 'api_key',

@@ -5,7 +5,7 @@ import { CATEGORIES, dataCatalog } from './shared.js';
 export default defineTool({
   name: 'data_endpoints',
   title: 'Data API catalog',
-  description: 'Data API endpoints for data_call, one line each: id, methods, category, pricing.',
+  description: 'Data API endpoints for data_call: id, methods, category, pricing.',
   toolset: 'data',
   credential: 'optional',
   input: z.object({ filter: z.string().optional().describe('category or text') }),

@@ -22,7 +22,7 @@ export default defineTool({
   name: 'embed',
   title: 'Embeddings',
   description:
-    'Embeddings: input -> vectors saved as .json and .npy; or query + documents -> documents ranked by cosine similarity. Paid.',
+    'Vectors of input (.json and .npy files), or documents ranked by cosine similarity to query. Paid.',
   toolset: 'embeddings',
   credential: 'api_key',
   input: z.object({

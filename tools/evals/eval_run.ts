@@ -81,8 +81,7 @@ const EVAL_CALL_CEILING_USD = 0.02;
 export default defineTool({
   name: 'eval_run',
   title: 'Run an evaluation',
-  description:
-    'Scores 1-5 models on test rows: score table, cost, worst items; past max_wait_s the experiment id.',
+  description: 'Score 1-5 models on test rows: scores, cost, worst items; past max_wait_s the experiment id.',
   toolset: 'evals',
   view: 'scores',
   credential: 'api_key',

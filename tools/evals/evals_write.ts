@@ -159,7 +159,7 @@ export default defineTool({
   name: 'evals_write',
   title: 'Change evaluations',
   description:
-    'Create, update or delete eval projects, datasets (rows inline or .jsonl/.csv; freeze versions) and scorers.',
+    'Create, update or delete eval projects, datasets (rows inline or .jsonl/.csv, frozen versions), scorers.',
   toolset: 'evals',
   operations: Object.fromEntries(Object.entries(WRITES).map(([op, w]) => [op, w.spec])),
   input: Input,

@@ -60,8 +60,7 @@ function needId(id: string | undefined, operation: string): string {
 export default defineTool({
   name: 'api_keys_write',
   title: 'Change API keys',
-  description:
-    'Create a key (secret to a private file or the person, never here), update name, daily limits, expiry or disabled, or revoke it.',
+  description: 'Create (secret to a private file or the person, never here), update or revoke an API key.',
   toolset: 'keys',
   operations: {
     create: { nature: 'write', credential: token },

@@ -10,7 +10,7 @@ import { download, FileFields, type FileOut, saveBytes, whereSaved } from './sha
 
 /** What speech and music tools return: the saved file, or the run id while an async job runs. */
 export const AudioOut = z.object({
-  status: z.string().describe('completed or pending'),
+  status: z.string(),
   ...FileFields,
   cost: z.number().optional(),
   run_id: z.string().optional(),

@@ -7,8 +7,7 @@ import { filesContent } from './shared.js';
 export default defineTool({
   name: 'image_edit',
   title: 'Edit images',
-  description:
-    'Edits or combines images (paths, URLs or data URLs) from a prompt, optional mask. Saves results, small ones inline.',
+  description: 'Edit or combine images from a prompt, optional mask; saves results, small ones inline.',
   toolset: 'media',
   view: 'gallery',
   credential: 'api_key',

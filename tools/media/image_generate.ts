@@ -12,7 +12,7 @@ export default defineTool({
   name: 'image_generate',
   title: 'Generate images',
   description:
-    'Images from a prompt and optional reference images; arguments checked against the model first. Saves files, small ones inline.',
+    'Images from a prompt and optional references (checked first); saves files, small ones inline.',
   toolset: 'media',
   view: 'gallery',
   credential: 'api_key',

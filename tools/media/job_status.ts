@@ -25,7 +25,7 @@ export default defineTool({
   name: 'job_status',
   title: 'Job status',
   description:
-    'State of a speech, transcription or chat response run_id; waits up to max_wait_s, saves the result. Free. Videos: video_status.',
+    'Speech, transcription or chat run_id state; waits up to max_wait_s, saves the result. Free; videos: video_status.',
   toolset: 'media',
   credential: 'api_key',
   nature: 'read',

@@ -6,13 +6,12 @@ import { filesContent, receiving } from './shared.js';
 export default defineTool({
   name: 'music_generate',
   title: 'Generate music',
-  description:
-    'Music from a prompt with a music model (models_list kind=audio). Saves the track, inline when small.',
+  description: 'Music from a prompt (models_list kind=audio); saves the track, inline when small.',
   toolset: 'media',
   view: 'player',
   credential: 'api_key',
   input: z.object({
-    prompt: z.string().describe('style, mood, instruments'),
+    prompt: z.string(),
     model: z.string(),
   }),
   output: AudioOut,

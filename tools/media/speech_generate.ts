@@ -7,8 +7,7 @@ import { filesContent, receiving } from './shared.js';
 export default defineTool({
   name: 'speech_generate',
   title: 'Text to speech',
-  description:
-    'Text to speech; saves the audio, inline when small. Past max_wait_s: a run_id for job_status.',
+  description: 'Text to speech; saves the audio, inline when small; past max_wait_s a run_id for job_status.',
   toolset: 'media',
   view: 'player',
   credential: 'api_key',
@@ -17,7 +16,7 @@ export default defineTool({
     model: z.string().optional().describe('models_list kind=audio'),
     voice: z.string().optional(),
     format: z.enum(['mp3', 'wav', 'opus', 'flac']).optional(),
-    options: z.record(z.string(), z.unknown()).optional().describe('other model fields (speed, style...)'),
+    options: z.record(z.string(), z.unknown()).optional().describe('other model fields'),
     stream: z.boolean().default(false),
     max_wait_s: MaxWait,
   }),

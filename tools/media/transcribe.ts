@@ -11,7 +11,7 @@ export default defineTool({
   name: 'transcribe',
   title: 'Transcribe audio',
   description:
-    'Speech to text from a path or data URL (≤3 MB) or URL; diarization, timings. Slow jobs: run_id for job_status.',
+    'Speech to text (path, data URL ≤3MB, URL) with speakers, timings; past max_wait_s a run_id for job_status.',
   toolset: 'media',
   credential: 'api_key',
   input: z.object({

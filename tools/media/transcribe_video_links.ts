@@ -27,7 +27,7 @@ const MAX_CHARS = 6_000;
 export default defineTool({
   name: 'transcribe_video_links',
   title: 'Transcribe video links',
-  description: 'Transcripts of 1-10 video links, each succeeding or failing alone; 0.01 USD per success.',
+  description: 'Transcripts of 1-10 video links, each failing alone; $0.01 per success.',
   toolset: 'media',
   credential: 'api_key',
   input: z.object({ urls: z.array(z.string()).min(1).max(10) }),

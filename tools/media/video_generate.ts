@@ -20,7 +20,7 @@ const Input = z.object({
   options: z.record(z.string(), z.unknown()).optional().describe('other model fields'),
   wait: z.boolean().default(true),
   max_wait_s: MaxWait,
-  download: z.boolean().default(true).describe('save the MP4'),
+  download: z.boolean().default(true),
 });
 
 /** Image and video inputs: URLs pass through; local files and data URLs go inline, 4 MB at most. */
@@ -46,8 +46,7 @@ async function mediaFields(ctx: ToolContext, args: z.infer<typeof Input>): Promi
 export default defineTool({
   name: 'video_generate',
   title: 'Generate a video',
-  description:
-    'Text or image to video. Waits with progress and saves the MP4; past max_wait_s returns the run id for video_status.',
+  description: 'Text or image to video; waits, saves the MP4; past max_wait_s a run id for video_status.',
   toolset: 'media',
   view: 'player',
   credential: 'api_key',

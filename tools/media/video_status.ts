@@ -7,7 +7,7 @@ import { awaitVideo, VideoOut, videoText } from './video-jobs.js';
 export default defineTool({
   name: 'video_status',
   title: 'Video job status',
-  description: 'State of a video run; waits up to max_wait_s, then saves the MP4. Free.',
+  description: 'Video run state; waits up to max_wait_s, saves the MP4. Free.',
   toolset: 'media',
   view: 'player',
   credential: 'api_key',

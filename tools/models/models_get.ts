@@ -6,7 +6,7 @@ import { fetchModel, ModelKind } from './shared.js';
 export default defineTool({
   name: 'models_get',
   title: 'Get a model',
-  description: 'One model in full: details, pricing, and providers (text) or endpoint parameters (image).',
+  description: 'One model: details, pricing, providers (text) or endpoint parameters (image).',
   toolset: 'models',
   credential: 'optional',
   input: z.object({

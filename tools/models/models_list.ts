@@ -5,8 +5,7 @@ import { fetchCatalog, ModelKind, summarize } from './shared.js';
 export default defineTool({
   name: 'models_list',
   title: 'List models',
-  description:
-    'List model ids of one kind, to pick one for chat or media tools. models_get shows one in full.',
+  description: 'Model ids of one kind for chat or media tools; models_get: one in full.',
   toolset: 'models',
   credential: 'optional',
   input: z.object({
@@ -14,7 +13,7 @@ export default defineTool({
     scope: z.enum(['all', 'subscription', 'paid']).default('all'),
     detailed: z.boolean().default(false).describe('add names, context, pricing'),
     sort: z.enum(['favorites', 'mostused']).optional(),
-    filter: z.string().optional().describe('substring of id or name'),
+    filter: z.string().optional().describe('id or name substring'),
     limit: z.number().int().min(1).max(500).default(100),
   }),
   output: z.object({

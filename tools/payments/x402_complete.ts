@@ -21,7 +21,7 @@ export default defineTool({
   name: 'x402_complete',
   title: 'Finish a paid quote',
   description:
-    "After a quote is paid: waits for an address payment, or replays with preimage (lightning) or x_payment (exact rails). Returns the asking tool's result.",
+    "After paying: awaits address payment or replays with preimage (lightning) or x_payment (exact); returns the quoted tool's result.",
   toolset: 'payments',
   credential: 'none',
   input: z.object({

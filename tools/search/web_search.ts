@@ -17,8 +17,7 @@ const WEB_SEARCH_USD = 0.006;
 export default defineTool({
   name: 'web_search',
   title: 'Search the web',
-  description:
-    'Live web search: ranked results, a sourced answer or structured JSON. Paid per search; no key: a quote.',
+  description: 'Live web search: ranked results, sourced answer or structured JSON. Paid; no key: a quote.',
   toolset: 'search',
   view: 'payment',
   credential: 'optional',

@@ -30,12 +30,12 @@ function checkPage(page: number | undefined, limit: number | undefined): void {
 export default defineTool({
   name: 'teams_read',
   title: 'Read teams',
-  description: 'Your teams (list), one (get), its members, your preferences (self), its invitations.',
+  description: 'Teams (list), one (get), its members, your preferences (self), its invitations.',
   toolset: 'teams',
   operations: { list: read, get: read, members: read, self: read, invitations: read },
   input: z.object({
     operation: z.enum(['list', 'get', 'members', 'self', 'invitations']),
-    team: z.string().optional().describe('UUID, id or name'),
+    team: z.string().optional().describe('id or name'),
     page: z.number().optional(),
     limit: z.number().optional().describe('max 100'),
   }),

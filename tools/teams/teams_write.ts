@@ -43,7 +43,7 @@ export default defineTool({
   name: 'teams_write',
   title: 'Change teams',
   description:
-    'Create, rename, pause or delete a team; change or remove members; your preferences; leave; invite or revoke. Destructive steps ask first.',
+    'Create, rename, pause or delete a team; manage members, your preferences, invitations; leave. Destructive steps ask first.',
   toolset: 'teams',
   operations: {
     create: { nature: 'write', credential: session },
@@ -68,7 +68,7 @@ export default defineTool({
       'invite',
       'revoke_invitation',
     ]),
-    team: z.string().optional().describe('UUID, id or name'),
+    team: z.string().optional().describe('id or name'),
     name: z.string().optional().describe('team name; self_update: your name'),
     status: z.enum(TEAM_STATUSES).optional(),
     session_id: z.number().optional().describe('member'),

@@ -13,7 +13,7 @@ export default defineTool({
   name: 'chat',
   title: 'Chat with a model',
   description:
-    'Ask any model (models_list ids), streaming progress: tool loops, reasoning, caching, stored responses. Returns text, tool_calls, cost.',
+    'Ask any model (models_list ids) with tools, reasoning, caching, stored responses; returns text, tool_calls, cost.',
   toolset: 'text',
   view: 'attestation',
   credential: 'api_key',

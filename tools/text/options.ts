@@ -40,7 +40,7 @@ export const Input = z.object({
   cache_system: z.enum(['5m', '1h']).optional(),
   parallel_tools: z.boolean().optional(),
   stream: z.boolean().default(true),
-  web_search: z.boolean().default(false).describe('+$0.006: live web results'),
+  web_search: z.boolean().default(false).describe('+$0.006: live results'),
   tools: z.array(ToolDef).optional(),
   tool_choice: z.string().optional().describe('auto|none|required|<name>'),
   reasoning_effort: z.enum(['none', 'low', 'medium', 'high']).optional(),

@@ -22,7 +22,7 @@ export type Message = z.infer<typeof Message>;
 /** `prompt` is a shortcut for one user message; `messages` is the whole conversation. */
 export const Conversation = {
   model: z.string().min(1),
-  prompt: z.string().optional().describe('one user message'),
+  prompt: z.string().optional(),
   messages: z.array(Message).optional(),
   system: z.string().optional(),
 };

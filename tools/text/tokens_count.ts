@@ -8,8 +8,7 @@ import { messagesMessages } from './wire.js';
 export default defineTool({
   name: 'tokens_count',
   title: 'Count tokens',
-  description:
-    'Estimate the input tokens a conversation costs on a model, before sending it with chat. Free.',
+  description: 'Input tokens a conversation would cost on a model, before chat. Free.',
   toolset: 'text',
   credential: 'api_key',
   input: z.object(Conversation),

@@ -23,7 +23,7 @@ export default defineTool({
   name: 'tee_attestation',
   title: 'Enclave attestation',
   description:
-    'Attest an enclave model with a fresh nonce, checked offline: signing address, measurements, the outcome of each check and why.',
+    "Attest an enclave model (fresh nonce, offline checks): signing address, measurements, each check's outcome and why.",
   toolset: 'verify',
   view: 'attestation',
   credential: 'optional',

@@ -21,7 +21,7 @@ export default defineTool({
   name: 'tee_verify',
   title: 'Verify enclave reply',
   description:
-    "Verify an enclave reply's signature: signer vs attested key, and the exact bytes if this server sent it.",
+    "Check an enclave reply's signature: signer vs attested key, and exact bytes if this server sent it.",
   toolset: 'verify',
   view: 'attestation',
   credential: 'optional',
