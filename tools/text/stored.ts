@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError, NotFoundError } from '../../src/errors.js';
 import { followJob, jobDone, jobFailed } from '../../src/jobs/follow.js';
-import { nextCall, runNext, sayNext } from '../../src/jobs/next.js';
+import { runNext, sayNext } from '../../src/jobs/next.js';
 import { type Step, seconds } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { type ChatOut, emptyState, resultOf } from './reply.js';
