@@ -1,7 +1,8 @@
 /**
  * Nothing secret rests in the store (issue 23, finding 8): after each flow of a 2025 session on
  * three replicas sharing one Redis (an api_keys_write create with forms, an x402 completion by
- * lightning preimage and by exact payment, a teams action), every key of the store is read whole
+ * lightning preimage and by exact payment, a teams action, a sign-in whose new key then opens a
+ * session), every key of the store is read whole
  * and searched for every secret the flow used: the API key, the management token, the session
  * cookie, the new key's secret, the preimage, the payment payload.
  */
@@ -17,6 +18,7 @@ import {
   SANDBOX_MANAGEMENT_TOKENS as TOKENS,
 } from '../../src/sandbox/index.js';
 import { payQuote } from '../helpers/x402-wallet.js';
+import { postJson, shortcutCode } from '../sandbox/oauth-helpers.js';
 import { type Cluster, startCluster } from './lib/cluster.js';
 import type { RoundRobin } from './lib/proxy.js';
 
@@ -128,6 +130,18 @@ describe('no secret rests in the shared store', () => {
     const { xPayment } = await pay(exact, 'x402-exact');
     await call('x402_complete', { quote_id: exact, x_payment: xPayment });
     await expectNoSecretAtRest({ ...credentials, preimage: preimage!, payment_payload: xPayment! });
+  }, 60_000);
+
+  it('after a sign-in: not the issued key, its code nor its verifier, once the key has opened a session', async () => {
+    // The person signs in on the platform (PKCE), and the client brings the issued key to the endpoint.
+    const { code, verifier } = await shortcutCode(sandbox);
+    const issued = await postJson(sandbox, '/api/v1/auth/keys', { code, code_verifier: verifier });
+    expect(issued.status).toBe(200);
+    const { key } = (await issued.json()) as { key: string };
+    const call = await session({ authorization: `Bearer ${key}` }, 'models,account', undefined);
+    await call('models_list', { kind: 'text', limit: 3 });
+    await call('usage_get', {});
+    await expectNoSecretAtRest({ issued_key: key, code, code_verifier: verifier });
   }, 60_000);
 
   it('after a teams action: not the session cookie nor the team’s invite link token', async () => {
