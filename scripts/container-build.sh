@@ -109,10 +109,10 @@ printf 'root:x:0:\norbit:x:%s:\n' "$APP_GID" | "${sudo[@]}" tee "$rootfs/etc/gro
 "${sudo[@]}" tar --numeric-owner -C "$rootfs" -cf "$context/rootfs.tar" .
 "${sudo[@]}" rm -rf "$rootfs"
 
-# 6. The server: package.json and the bundle (not dist/lib, the library build).
+# 6. The server: package.json, the bundle and the MCP Apps views (not dist/lib, the library build).
 mkdir -p "$context/dist"
 cp package.json "$context/"
-cp -r dist/orbit-mcp.js dist/chunks "$context/dist/"
+cp -r dist/orbit-mcp.js dist/chunks dist/views "$context/dist/"
 cp Containerfile "$context/"
 
 # 7. The image (docker format: the OCI format drops HEALTHCHECK).

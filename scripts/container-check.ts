@@ -59,6 +59,14 @@ if (mode === 'call' || mode === 'call-during') {
     mode === 'call-during' ? () => console.log('progress') : undefined,
   );
   console.log(`answer: ${text.split('\n')[0]!.slice(0, 160)}`);
+  if (mode === 'call') {
+    // The MCP Apps views ship in the image: one read proves dist/views was copied.
+    const read = await client.readResource({ uri: 'ui://orbit/gallery' });
+    const view = read.contents[0];
+    if (!view || !('text' in view) || !view.text.includes('<html'))
+      fail('ui://orbit/gallery did not read as HTML');
+    console.log(`view: ui://orbit/gallery, ${Math.round(view.text.length / 1024)} KiB`);
+  }
   await client.close();
 } else if (mode === 'across' && second) {
   const a = await connect(first);
