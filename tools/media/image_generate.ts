@@ -73,7 +73,7 @@ export default defineTool({
     });
     return {
       model: id,
-      images: await saveImages(ctx, data),
+      ...(await saveImages(ctx, data, requestId)),
       ...(data.cost !== undefined ? { cost: data.cost } : {}),
       request_id: requestId,
     };
