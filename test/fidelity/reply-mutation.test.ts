@@ -258,6 +258,20 @@ const CASES: Case[] = [
     // Spec 2 §2.5: the status reply is `status`, "completed with `audioUrl`".
     always: ['status', 'audioUrl'],
   },
+  {
+    tool: 'evals_read',
+    args: { operation: 'projects.list' },
+    // A project more each run: the list always has two or more to spoil one of.
+    prepare: async (h) => {
+      await h.call('evals_write', { operation: 'projects.create', name: 'Capitals' });
+      await h.call('evals_write', { operation: 'projects.create', name: 'Rivers' });
+      return {};
+    },
+    path: '/api/v1/evals/projects',
+    capture: { method: 'GET' },
+    // Spec 2 §4.11: the list is `{object: list, data}`; §2.7: a project is its `id`.
+    always: ['object', 'data', 'data.*.id'],
+  },
 ];
 
 /** A job started by a tool without waiting: its run id, for the job-reading cases. */
