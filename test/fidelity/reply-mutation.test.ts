@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reshape } from '../../src/sandbox/drift/reshape.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import {
+  SANDBOX_PEOPLE as P,
+  type Sandbox,
+  startSandbox,
+  SANDBOX_MANAGEMENT_TOKENS as T,
+} from '../../src/sandbox/index.js';
+import { SESSION_COOKIE } from '../../src/upstream/client.js';
+import { credentials } from '../helpers/accounts.js';
 import { type Harness, startHarness, textOf } from '../helpers/harness.js';
 
 /**
@@ -19,6 +26,8 @@ process.env.ORBIT_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'orbit-mutation-'));
 let sandbox: Sandbox;
 let keyed: Harness;
 let keyless: Harness;
+/** The demo person with a key, a key-reading management token and a session (account routes). */
+let signedIn: Harness;
 beforeAll(async () => {
   // Jobs finish at once (a job read is captured complete), and polls come quickly.
   sandbox = await startSandbox({
@@ -27,10 +36,16 @@ beforeAll(async () => {
   });
   keyed = await startHarness({ sharedSandbox: sandbox, config: { toolsets: 'all' } });
   keyless = await startHarness({ sharedSandbox: sandbox, credentials: [], config: { toolsets: 'all' } });
+  signedIn = await startHarness({
+    sharedSandbox: sandbox,
+    credentials: credentials({ key: P.demo.apiKey, token: T.keysRead, session: P.demo.session }),
+    config: { toolsets: 'all' },
+  });
 });
 afterAll(async () => {
   await keyed.close();
   await keyless.close();
+  await signedIn.close();
   await sandbox.close();
 });
 
@@ -38,6 +53,8 @@ interface Case {
   tool: string;
   args: Record<string, unknown>;
   keyless?: boolean;
+  /** Called by the signed-in harness (session, management token): the capture sends its headers. */
+  signedIn?: boolean;
   /** The route whose reply is mutated, and how to capture it. */
   path: string;
   capture: { method: 'GET' | 'POST'; query?: string; body?: unknown; headers?: Record<string, string> };
@@ -272,6 +289,45 @@ const CASES: Case[] = [
     // Spec 2 §4.11: the list is `{object: list, data}`; §2.7: a project is its `id`.
     always: ['object', 'data', 'data.*.id'],
   },
+  {
+    tool: 'teams_read',
+    args: { operation: 'list' },
+    signedIn: true,
+    path: '/api/teams',
+    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    // Spec 1 §2 "Team list item: `uuid`, `name`, `status`, `role`"; §4.6: the list is `{teams}`.
+    always: ['teams', ...['uuid', 'name', 'status', 'role'].map((f) => `teams.*.${f}`)],
+  },
+  {
+    tool: 'api_keys_read',
+    args: { operation: 'list' },
+    signedIn: true,
+    path: '/api/management/v1/api-keys',
+    capture: { method: 'GET', headers: { authorization: `Bearer ${T.keysRead}` } },
+    // Spec 1 §4.5: the route is named, its bodies "not shown"; a list without keys has nothing.
+    always: [],
+    needed: ['data'],
+  },
+  {
+    tool: 'settings_read',
+    label: 'retention',
+    args: { operation: 'retention' },
+    signedIn: true,
+    path: '/api/user/responses-retention',
+    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    // Spec 1 §4.6: `{responsesRetentionDays}`.
+    always: ['responsesRetentionDays'],
+  },
+  {
+    tool: 'settings_read',
+    label: 'referral link',
+    args: { operation: 'referral_link' },
+    signedIn: true,
+    path: '/api/subscription/referral-link',
+    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    // Spec 1 §4.6: `{code, url}`.
+    always: ['code', 'url'],
+  },
 ];
 
 /** A job started by a tool without waiting: its run id, for the job-reading cases. */
@@ -350,9 +406,10 @@ const reshapeOf = (m: Mutation): Reshape =>
 describe('tools answer mutated platform replies', () => {
   for (const c of CASES) {
     it(`${c.tool} (${c.path}${c.label ? `, ${c.label}` : ''})`, async () => {
-      const h = c.keyless ? keyless : keyed;
+      const h = c.keyless ? keyless : c.signedIn ? signedIn : keyed;
       const all = mutations(await capture(filled(c, (await c.prepare?.(h)) ?? {})), c);
-      expect(all.length).toBeGreaterThanOrEqual(3);
+      // A reply that is the spec's fixed fields only (settings) allows just the unknown field added.
+      expect(all.length).toBeGreaterThan(0);
       await fc.assert(
         // Kind first, then a path of that kind: every kind is tried even where drops outnumber it.
         fc.asyncProperty(byKind(all), async (m) => {
