@@ -328,6 +328,15 @@ const CASES: Case[] = [
     // Spec 1 §4.6: `{code, url}`.
     always: ['code', 'url'],
   },
+  {
+    tool: 'tee_attestation',
+    args: { model: 'TEE/llama-sandbox' },
+    path: '/api/v1/tee/attestation',
+    capture: { method: 'GET', query: `?model=TEE/llama-sandbox&nonce=${'ab'.repeat(32)}` },
+    // Spec 2 §4.12: the reply echoes `nonce` and has the GPU payload, the CPU quote and
+    // `signing_address`. A drop elsewhere may fail a check (the verdict says which), never the call.
+    always: ['nonce', 'nvidia_payload', 'intel_quote', 'signing_address'],
+  },
 ];
 
 /** A job started by a tool without waiting: its run id, for the job-reading cases. */
