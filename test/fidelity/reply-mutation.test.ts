@@ -11,6 +11,7 @@ import {
   SANDBOX_MANAGEMENT_TOKENS as T,
 } from '../../src/sandbox/index.js';
 import { SESSION_COOKIE } from '../../src/upstream/client.js';
+import { forgetDataCatalogs } from '../../tools/data/shared.js';
 import { credentials } from '../helpers/accounts.js';
 import { type Harness, startHarness, textOf } from '../helpers/harness.js';
 
@@ -108,6 +109,11 @@ const CASES: Case[] = [
   {
     tool: 'data_endpoints',
     args: {},
+    // The catalog is cached as its Cache-Control allows: forgotten, so each run reads the reply.
+    prepare: async () => {
+      forgetDataCatalogs();
+      return {};
+    },
     path: '/api/v1/data/endpoints',
     capture: { method: 'GET' },
     // Spec 1 §2.7: the catalog envelope and each entry's id.
@@ -337,6 +343,27 @@ const CASES: Case[] = [
     // `signing_address`. A drop elsewhere may fail a check (the verdict says which), never the call.
     always: ['nonce', 'nvidia_payload', 'intel_quote', 'signing_address'],
   },
+  {
+    tool: 'batches_get',
+    args: { id: '{id}' },
+    prepare: async (h) => {
+      const listed = await h.call('batches_list', { status: ['completed'], limit: 1 });
+      const id = (listed.structuredContent as { batches?: Array<{ id: string }> }).batches?.[0]?.id;
+      if (!id) throw new Error(`no completed batch: ${textOf(listed)}`);
+      return { id };
+    },
+    path: '/api/beta/batches/{id}',
+    capture: { method: 'GET' },
+    // Spec 1 §2.1: the batch fields marked required; its `results` items are "not shown".
+    always: [
+      ...['id', 'object', 'endpoint', 'model', 'completion_window', 'status', 'created_at', 'request_counts'],
+      'results',
+      'request_counts.total',
+      'request_counts.completed',
+      'request_counts.failed',
+    ],
+    typed: ['finalized_at', 'usage.prompt_tokens', 'usage.completion_tokens', 'usage.total_tokens'],
+  },
 ];
 
 /** A job started by a tool without waiting: its run id, for the job-reading cases. */
@@ -426,6 +453,8 @@ describe('tools answer mutated platform replies', () => {
           const run = filled(c, (await c.prepare?.(h)) ?? {});
           sandbox.faults.add({ match: { path: run.path }, reshape: reshapeOf(m) });
           const result = await h.call(run.tool, run.args);
+          // The mutated reply was read (a case whose tool never reached the route proves nothing).
+          expect(sandbox.faults.list(), `${m.kind} ${m.path}: the route was not called`).toHaveLength(0);
           const text = textOf(result);
           const bare = m.kind === 'drop' && (c.needed ?? []).includes(m.path.replace(/\.\d+(?=\.|$)/g, '.*'));
           if (result.isError && bare) expect(text, `${m.kind} ${m.path}`).not.toMatch(/internal/i);
