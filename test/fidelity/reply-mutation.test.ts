@@ -20,7 +20,10 @@ import { type Harness, startHarness, textOf } from '../helpers/harness.js';
  * sandbox, then mutated one way at a time (a field the spec does not show as always present left
  * out, an unknown field added, one list element spoiled, a number sent as a numeric string) through
  * the sandbox's reshape fault. The tool must still answer: the same kind of result, or one that
- * names what it left out; never a crash, never upstream_invalid. Seeds are fixed, runs few.
+ * names what it left out; never a crash, never upstream_invalid (save for a `needed` field, the
+ * whole answer of a reply the spec does not shape). Each run checks the mutated reply was read, and
+ * a case's `prepare` makes what a run reads afresh (a job, a project; a cache forgotten). Seeds are
+ * fixed, runs few.
  */
 process.env.ORBIT_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'orbit-mutation-'));
 
@@ -70,6 +73,8 @@ interface Case {
    * left): left out, the tool may answer upstream_invalid; otherwise read like any other field.
    */
   needed?: string[];
+  /** Lists read element by element: a spoiled element must be named in the answer ("not usable"). */
+  named?: string[];
   /** Tells two cases of one tool and route apart in the test name. */
   label?: string;
   /**
@@ -117,6 +122,7 @@ const CASES: Case[] = [
     path: '/api/v1/data/endpoints',
     capture: { method: 'GET' },
     // Spec 1 §2.7: the catalog envelope and each entry's id.
+    named: ['data'],
     always: ['data', 'data.*.id'],
   },
   {
@@ -142,6 +148,7 @@ const CASES: Case[] = [
       body: { urls: ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://youtu.be/abcdefghijk'] },
     },
     // Spec 2 §2.6: the per-link list and its summary.
+    named: ['transcripts'],
     always: ['transcripts', 'transcripts.*.url', 'transcripts.*.success', 'summary'],
   },
   {
@@ -159,6 +166,7 @@ const CASES: Case[] = [
     path: '/api/beta/batches',
     capture: { method: 'GET' },
     // Spec 1 §2.1: the page envelope and the item fields marked required.
+    named: ['data'],
     always: [
       'object',
       'data',
@@ -240,6 +248,7 @@ const CASES: Case[] = [
       body: { model: 'pixel-lite', prompt: 'a red fox', resolution: '512x512', n: 2 },
     },
     // Spec 2 §4.4a: reply "not shown"; GAPS: like the compatible route, `{created, data: [...]}`.
+    named: ['data'],
     always: [],
     needed: ['data'],
   },
@@ -293,6 +302,7 @@ const CASES: Case[] = [
     path: '/api/v1/evals/projects',
     capture: { method: 'GET' },
     // Spec 2 §4.11: the list is `{object: list, data}`; §2.7: a project is its `id`.
+    named: ['data'],
     always: ['object', 'data', 'data.*.id'],
   },
   {
@@ -302,6 +312,7 @@ const CASES: Case[] = [
     path: '/api/teams',
     capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
     // Spec 1 §2 "Team list item: `uuid`, `name`, `status`, `role`"; §4.6: the list is `{teams}`.
+    named: ['teams'],
     always: ['teams', ...['uuid', 'name', 'status', 'role'].map((f) => `teams.*.${f}`)],
   },
   {
@@ -311,6 +322,7 @@ const CASES: Case[] = [
     path: '/api/management/v1/api-keys',
     capture: { method: 'GET', headers: { authorization: `Bearer ${T.keysRead}` } },
     // Spec 1 §4.5: the route is named, its bodies "not shown"; a list without keys has nothing.
+    named: ['data'],
     always: [],
     needed: ['data'],
   },
@@ -355,6 +367,7 @@ const CASES: Case[] = [
     path: '/api/beta/batches/{id}',
     capture: { method: 'GET' },
     // Spec 1 §2.1: the batch fields marked required; its `results` items are "not shown".
+    named: ['results'],
     always: [
       ...['id', 'object', 'endpoint', 'model', 'completion_window', 'status', 'created_at', 'request_counts'],
       'results',
@@ -461,6 +474,10 @@ describe('tools answer mutated platform replies', () => {
           else if (result.isError)
             expect(text, `${m.kind} ${m.path}`).not.toMatch(/upstream_invalid|internal/i);
           expect(result.content.length, `${m.kind} ${m.path}`).toBeGreaterThan(0);
+          // A spoiled element of a list the tool reads one by one is left out and named.
+          const list = m.path.replace(/\.\d+$/, '').replace(/\.\d+(?=\.|$)/g, '.*');
+          if (m.kind === 'spoil' && !result.isError && (c.named ?? []).includes(list))
+            expect(text, `${m.kind} ${m.path}`).toMatch(/not usable/);
         }),
         { numRuns: 15, seed: 25, endOnFailure: true },
       );
