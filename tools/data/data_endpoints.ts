@@ -9,7 +9,8 @@ export default defineTool({
   toolset: 'data',
   credential: 'optional',
   input: z.object({ filter: z.string().optional().describe('category or text') }),
-  output: z.object({ endpoints: z.array(z.string()), not_usable: z.string().optional() }),
+  // Loose: a `not_usable` note passes without being listed (tokens).
+  output: z.looseObject({ endpoints: z.array(z.string()) }),
   nature: 'read',
   async run(args, ctx) {
     const { data, not_usable } = await dataCatalog(ctx);
@@ -36,6 +37,6 @@ export default defineTool({
       r.endpoints.length
         ? r.endpoints.join('\n')
         : 'No data endpoint matches; call data_endpoints without a filter to see all.',
-      ...(r.not_usable ? [`(${r.not_usable}.)`] : []),
+      ...(typeof r.not_usable === 'string' ? [`(${r.not_usable}.)`] : []),
     ].join('\n'),
 });

@@ -13,7 +13,8 @@ export default defineTool({
   toolset: 'keys',
   operations: { list: read, get: read },
   input: z.object({ operation: z.enum(['list', 'get']), id: z.string().optional() }),
-  output: z.object({ operation: z.string(), data: z.unknown(), not_usable: z.string().optional() }),
+  // Loose: a `not_usable` note passes without being listed (tokens).
+  output: z.looseObject({ operation: z.string(), data: z.unknown() }),
   async run(args, ctx) {
     if (args.operation === 'list') {
       const { data } = await managementCall(ctx, 'api_keys:read', {
@@ -41,7 +42,7 @@ export default defineTool({
   },
   text: (r) => {
     const parsed = z.array(KeyRecord).safeParse(r.data);
-    const left = r.not_usable ? [`(${r.not_usable}.)`] : [];
+    const left = typeof r.not_usable === 'string' ? [`(${r.not_usable}.)`] : [];
     if (parsed.success) return [...parsed.data.map(keyLine), ...left].join('\n') || 'No API keys.';
     return JSON.stringify(r.data);
   },

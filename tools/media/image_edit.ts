@@ -58,7 +58,6 @@ export default defineTool({
       });
     }
     return {
-      ...(args.model ? { model: args.model } : {}),
       ...(await saveImages(ctx, reply.data, reply.requestId)),
       ...(reply.data.cost !== undefined ? { cost: reply.data.cost } : {}),
       request_id: reply.requestId,

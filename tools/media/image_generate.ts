@@ -72,7 +72,6 @@ export default defineTool({
       ...(references.length ? { input_references: references } : {}),
     });
     return {
-      model: id,
       ...(await saveImages(ctx, data, requestId)),
       ...(data.cost !== undefined ? { cost: data.cost } : {}),
       request_id: requestId,

@@ -151,11 +151,11 @@ export const ImageReply = z.looseObject({
   remainingBalance: NumberLike.optional(),
 });
 
-export const ImagesOut = z.object({
+// Loose: a `not_usable` note passes without being listed (tokens).
+export const ImagesOut = z.looseObject({
   images: z.array(FileOut),
   cost: z.number().optional(),
   request_id: z.string().optional(),
-  not_usable: z.string().optional(),
 });
 export type ImagesOut = z.infer<typeof ImagesOut>;
 
@@ -197,6 +197,6 @@ export async function saveImages(
 export function imagesText(r: ImagesOut): string {
   const lines = r.images.map((img, i) => `Image ${i + 1}: ${whereSaved(img)}`);
   if (r.cost !== undefined) lines.push(`Cost: ${r.cost} USD`);
-  if (r.not_usable) lines.push(`(${r.not_usable}.)`);
+  if (typeof r.not_usable === 'string') lines.push(`(${r.not_usable}.)`);
   return lines.join('\n') || 'No images came back.';
 }

@@ -40,7 +40,8 @@ export default defineTool({
     page: z.number().optional(),
     limit: z.number().optional().describe('max 100'),
   }),
-  output: z.object({ operation: z.string(), data: z.unknown(), not_usable: z.string().optional() }),
+  // Loose: a `not_usable` note passes without being listed (tokens).
+  output: z.looseObject({ operation: z.string(), data: z.unknown() }),
   async run(args, ctx) {
     const { operation } = args;
     if (operation === 'list') {
