@@ -5,6 +5,7 @@ import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { NumberLike } from '../../src/replies/number.js';
 import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { ReplyCache } from '../../src/upstream/cache.js';
+import { validateReply } from '../../src/upstream/validate.js';
 
 /**
  * The data API catalog (spec 1 §2.7, §4.5): read leniently, cached as its Cache-Control says, and
@@ -59,6 +60,9 @@ export function dataCatalog(ctx: Pick<ToolContext, 'api' | 'credentials'>): Prom
       schema: RawCatalog,
     });
     const entries = usableList(DataEntry, res.data.data);
+    // Nothing usable left: the reply is upstream_invalid, naming the first field at fault (not cached).
+    if (entries.items.length === 0 && entries.left_out.length > 0)
+      validateReply(DataCatalog, res.data, res.requestId, `${DATA_PREFIX}/endpoints`);
     const notUsable = leftOutNote('data endpoint', entries.left_out);
     return {
       value: { ...res.data, data: entries.items, ...(notUsable ? { not_usable: notUsable } : {}) },
