@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reshape } from '../../src/sandbox/drift/reshape.js';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import {
+  SANDBOX_PEOPLE as P,
+  type Sandbox,
+  startSandbox,
+  SANDBOX_MANAGEMENT_TOKENS as T,
+} from '../../src/sandbox/index.js';
+import { SESSION_COOKIE } from '../../src/upstream/client.js';
+import { forgetDataCatalogs } from '../../tools/data/shared.js';
+import { credentials } from '../helpers/accounts.js';
 import { type Harness, startHarness, textOf } from '../helpers/harness.js';
 
 /**
@@ -12,21 +20,36 @@ import { type Harness, startHarness, textOf } from '../helpers/harness.js';
  * sandbox, then mutated one way at a time (a field the spec does not show as always present left
  * out, an unknown field added, one list element spoiled, a number sent as a numeric string) through
  * the sandbox's reshape fault. The tool must still answer: the same kind of result, or one that
- * names what it left out; never a crash, never upstream_invalid. Seeds are fixed, runs few.
+ * names what it left out; never a crash, never upstream_invalid (save for a `needed` field, the
+ * whole answer of a reply the spec does not shape). Each run checks the mutated reply was read, and
+ * a case's `prepare` makes what a run reads afresh (a job, a project; a cache forgotten). Seeds are
+ * fixed, runs few.
  */
 process.env.ORBIT_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'orbit-mutation-'));
 
 let sandbox: Sandbox;
 let keyed: Harness;
 let keyless: Harness;
+/** The demo person with a key, a key-reading management token and a session (account routes). */
+let signedIn: Harness;
 beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true });
+  // Jobs finish at once (a job read is captured complete), and polls come quickly.
+  sandbox = await startSandbox({
+    quiet: true,
+    timing: { speechJobMs: 0, videoQueueMs: 0, videoRenderMs: 0, pollHintMs: 10 },
+  });
   keyed = await startHarness({ sharedSandbox: sandbox, config: { toolsets: 'all' } });
   keyless = await startHarness({ sharedSandbox: sandbox, credentials: [], config: { toolsets: 'all' } });
+  signedIn = await startHarness({
+    sharedSandbox: sandbox,
+    credentials: credentials({ key: P.demo.apiKey, token: T.keysRead, session: P.demo.session }),
+    config: { toolsets: 'all' },
+  });
 });
 afterAll(async () => {
   await keyed.close();
   await keyless.close();
+  await signedIn.close();
   await sandbox.close();
 });
 
@@ -34,6 +57,8 @@ interface Case {
   tool: string;
   args: Record<string, unknown>;
   keyless?: boolean;
+  /** Called by the signed-in harness (session, management token): the capture sends its headers. */
+  signedIn?: boolean;
   /** The route whose reply is mutated, and how to capture it. */
   path: string;
   capture: { method: 'GET' | 'POST'; query?: string; body?: unknown; headers?: Record<string, string> };
@@ -43,7 +68,24 @@ interface Case {
   typed?: string[];
   /** Lists the spec requires whole (one element per input): an element is never spoiled. */
   whole?: string[];
+  /**
+   * Fields the tool's whole answer is (the spec shows no shape, and without them nothing usable is
+   * left): left out, the tool may answer upstream_invalid; otherwise read like any other field.
+   */
+  needed?: string[];
+  /** Lists read element by element: a spoiled element must be named in the answer ("not usable"). */
+  named?: string[];
+  /** Tells two cases of one tool and route apart in the test name. */
+  label?: string;
+  /**
+   * Made afresh before the capture and before each run (a job to read, say): each value fills its
+   * `{name}` in `args`, `path` and the capture's query.
+   */
+  prepare?: (h: Harness) => Promise<Record<string, string>>;
 }
+
+/** A text long enough that the sandbox answers speech with a job ticket. */
+const LONG_TEXT = 'A long narration. '.repeat(20);
 
 const CASES: Case[] = [
   {
@@ -72,9 +114,15 @@ const CASES: Case[] = [
   {
     tool: 'data_endpoints',
     args: {},
+    // The catalog is cached as its Cache-Control allows: forgotten, so each run reads the reply.
+    prepare: async () => {
+      forgetDataCatalogs();
+      return {};
+    },
     path: '/api/v1/data/endpoints',
     capture: { method: 'GET' },
     // Spec 1 §2.7: the catalog envelope and each entry's id.
+    named: ['data'],
     always: ['data', 'data.*.id'],
   },
   {
@@ -100,6 +148,7 @@ const CASES: Case[] = [
       body: { urls: ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://youtu.be/abcdefghijk'] },
     },
     // Spec 2 §2.6: the per-link list and its summary.
+    named: ['transcripts'],
     always: ['transcripts', 'transcripts.*.url', 'transcripts.*.success', 'summary'],
   },
   {
@@ -117,6 +166,7 @@ const CASES: Case[] = [
     path: '/api/beta/batches',
     capture: { method: 'GET' },
     // Spec 1 §2.1: the page envelope and the item fields marked required.
+    named: ['data'],
     always: [
       'object',
       'data',
@@ -143,7 +193,210 @@ const CASES: Case[] = [
       'data.*.usage.total_tokens',
     ],
   },
+  {
+    tool: 'models_get',
+    args: { id: 'openai/gpt-sandbox-mini' },
+    path: '/api/models/openai/gpt-sandbox-mini/providers',
+    capture: { method: 'GET' },
+    // Route named (spec 2 §4.2 "Provider discovery"), shape not shown: passed through as sent.
+    always: [],
+  },
+  {
+    tool: 'models_get',
+    args: { id: 'openai/gpt-sandbox-mini' },
+    path: '/api/v1/models',
+    capture: { method: 'GET', query: '?detailed=true' },
+    // Spec 2 §2.1: the catalog envelope and each model's id.
+    always: ['data', 'data.*.id'],
+  },
+  {
+    tool: 'chat',
+    args: { model: 'openai/gpt-sandbox', prompt: 'Say hello', format: 'chat', stream: false },
+    path: '/api/v1/chat/completions',
+    capture: {
+      method: 'POST',
+      body: {
+        model: 'openai/gpt-sandbox',
+        messages: [{ role: 'user', content: 'Say hello' }],
+        stream: false,
+      },
+    },
+    // Spec 2 §4.2: "common chat-completions format", whose answer is `choices[].message`.
+    always: ['choices', 'choices.*.message'],
+  },
+  {
+    tool: 'tokens_count',
+    args: { model: 'anthropic/claude-sandbox', prompt: 'count these words please' },
+    path: '/api/v1/messages/count_tokens',
+    capture: {
+      method: 'POST',
+      body: {
+        model: 'anthropic/claude-sandbox',
+        messages: [{ role: 'user', content: 'count these words please' }],
+      },
+    },
+    // Spec 2 §4.1: route exists, reply "not shown"; the count is the whole answer.
+    always: [],
+    needed: ['input_tokens'],
+  },
+  {
+    tool: 'image_generate',
+    args: { model: 'pixel-lite', prompt: 'a red fox', resolution: '512x512', n: 2 },
+    path: '/api/v1/images',
+    capture: {
+      method: 'POST',
+      body: { model: 'pixel-lite', prompt: 'a red fox', resolution: '512x512', n: 2 },
+    },
+    // Spec 2 §4.4a: reply "not shown"; GAPS: like the compatible route, `{created, data: [...]}`.
+    named: ['data'],
+    always: [],
+    needed: ['data'],
+  },
+  {
+    tool: 'speech_generate',
+    args: { text: 'A short line.', model: 'tts-studio' },
+    path: '/api/tts',
+    capture: { method: 'POST', body: { text: 'A short line.', model: 'tts-studio' } },
+    // Spec 2 §4.7: one reply form is "JSON with `audioUrl`"; without it there is no audio.
+    always: [],
+    needed: ['audioUrl'],
+  },
+  {
+    tool: 'speech_generate',
+    label: 'job ticket',
+    args: { text: LONG_TEXT, model: 'tts-studio', max_wait_s: 0 },
+    path: '/api/tts',
+    capture: { method: 'POST', body: { text: LONG_TEXT, model: 'tts-studio' } },
+    // Spec 2 §2.5: the async ticket is `runId`, `model`, `status`; the run id is what it is.
+    always: ['runId'],
+  },
+  {
+    tool: 'video_status',
+    args: { run_id: '{run_id}', max_wait_s: 2 },
+    prepare: (h) =>
+      runIdOf(h, 'video_generate', { model: 'sandbox/video-lite', prompt: 'a comet', wait: false }),
+    path: '/api/video/status',
+    capture: { method: 'GET', query: '?requestId={run_id}' },
+    // GAPS.md "Video status": two shapes, the flat `{requestId, status, ...}` and the nested
+    // `{requestId, model, data: {status, ...}}`; `status` is what each is.
+    always: ['status', 'data', 'data.status'],
+  },
+  {
+    tool: 'job_status',
+    args: { run_id: '{run_id}', max_wait_s: 2 },
+    prepare: (h) => runIdOf(h, 'speech_generate', { text: LONG_TEXT, model: 'tts-studio', max_wait_s: 0 }),
+    path: '/api/tts/status',
+    capture: { method: 'GET', query: '?runId={run_id}&model=tts-studio' },
+    // Spec 2 §2.5: the status reply is `status`, "completed with `audioUrl`".
+    always: ['status', 'audioUrl'],
+  },
+  {
+    tool: 'evals_read',
+    args: { operation: 'projects.list' },
+    // A project more each run: the list always has two or more to spoil one of.
+    prepare: async (h) => {
+      await h.call('evals_write', { operation: 'projects.create', name: 'Capitals' });
+      await h.call('evals_write', { operation: 'projects.create', name: 'Rivers' });
+      return {};
+    },
+    path: '/api/v1/evals/projects',
+    capture: { method: 'GET' },
+    // Spec 2 §4.11: the list is `{object: list, data}`; §2.7: a project is its `id`.
+    named: ['data'],
+    always: ['object', 'data', 'data.*.id'],
+  },
+  {
+    tool: 'teams_read',
+    args: { operation: 'list' },
+    signedIn: true,
+    path: '/api/teams',
+    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    // Spec 1 §2 "Team list item: `uuid`, `name`, `status`, `role`"; §4.6: the list is `{teams}`.
+    named: ['teams'],
+    always: ['teams', ...['uuid', 'name', 'status', 'role'].map((f) => `teams.*.${f}`)],
+  },
+  {
+    tool: 'api_keys_read',
+    args: { operation: 'list' },
+    signedIn: true,
+    path: '/api/management/v1/api-keys',
+    capture: { method: 'GET', headers: { authorization: `Bearer ${T.keysRead}` } },
+    // Spec 1 §4.5: the route is named, its bodies "not shown"; a list without keys has nothing.
+    named: ['data'],
+    always: [],
+    needed: ['data'],
+  },
+  {
+    tool: 'settings_read',
+    label: 'retention',
+    args: { operation: 'retention' },
+    signedIn: true,
+    path: '/api/user/responses-retention',
+    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    // Spec 1 §4.6: `{responsesRetentionDays}`.
+    always: ['responsesRetentionDays'],
+  },
+  {
+    tool: 'settings_read',
+    label: 'referral link',
+    args: { operation: 'referral_link' },
+    signedIn: true,
+    path: '/api/subscription/referral-link',
+    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    // Spec 1 §4.6: `{code, url}`.
+    always: ['code', 'url'],
+  },
+  {
+    tool: 'tee_attestation',
+    args: { model: 'TEE/llama-sandbox' },
+    path: '/api/v1/tee/attestation',
+    capture: { method: 'GET', query: `?model=TEE/llama-sandbox&nonce=${'ab'.repeat(32)}` },
+    // Spec 2 §4.12: the reply echoes `nonce` and has the GPU payload, the CPU quote and
+    // `signing_address`. A drop elsewhere may fail a check (the verdict says which), never the call.
+    always: ['nonce', 'nvidia_payload', 'intel_quote', 'signing_address'],
+  },
+  {
+    tool: 'batches_get',
+    args: { id: '{id}' },
+    prepare: async (h) => {
+      const listed = await h.call('batches_list', { status: ['completed'], limit: 1 });
+      const id = (listed.structuredContent as { batches?: Array<{ id: string }> }).batches?.[0]?.id;
+      if (!id) throw new Error(`no completed batch: ${textOf(listed)}`);
+      return { id };
+    },
+    path: '/api/beta/batches/{id}',
+    capture: { method: 'GET' },
+    // Spec 1 §2.1: the batch fields marked required; its `results` items are "not shown".
+    named: ['results'],
+    always: [
+      ...['id', 'object', 'endpoint', 'model', 'completion_window', 'status', 'created_at', 'request_counts'],
+      'results',
+      'request_counts.total',
+      'request_counts.completed',
+      'request_counts.failed',
+    ],
+    typed: ['finalized_at', 'usage.prompt_tokens', 'usage.completion_tokens', 'usage.total_tokens'],
+  },
 ];
+
+/** A job started by a tool without waiting: its run id, for the job-reading cases. */
+async function runIdOf(
+  h: Harness,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, string>> {
+  const result = await h.call(tool, args);
+  const runId = (result.structuredContent as { run_id?: unknown } | undefined)?.run_id;
+  if (typeof runId !== 'string') throw new Error(`${tool} gave no run id: ${textOf(result)}`);
+  return { run_id: runId };
+}
+
+/** The case with `{name}` filled from the prepared values. */
+function filled(c: Case, values: Record<string, string>): Case {
+  let json = JSON.stringify({ ...c, prepare: undefined });
+  for (const [name, value] of Object.entries(values)) json = json.replaceAll(`{${name}}`, value);
+  return { ...(JSON.parse(json) as Case), prepare: c.prepare };
+}
 
 async function capture(c: Case): Promise<unknown> {
   const res = await fetch(`${sandbox.url}${c.path}${c.capture.query ?? ''}`, {
@@ -201,19 +454,30 @@ const reshapeOf = (m: Mutation): Reshape =>
 
 describe('tools answer mutated platform replies', () => {
   for (const c of CASES) {
-    it(`${c.tool} (${c.path})`, async () => {
-      const all = mutations(await capture(c), c);
-      expect(all.length).toBeGreaterThan(3);
-      const h = c.keyless ? keyless : keyed;
+    it(`${c.tool} (${c.path}${c.label ? `, ${c.label}` : ''})`, async () => {
+      const h = c.keyless ? keyless : c.signedIn ? signedIn : keyed;
+      const all = mutations(await capture(filled(c, (await c.prepare?.(h)) ?? {})), c);
+      // A reply that is the spec's fixed fields only (settings) allows just the unknown field added.
+      expect(all.length).toBeGreaterThan(0);
       await fc.assert(
         // Kind first, then a path of that kind: every kind is tried even where drops outnumber it.
         fc.asyncProperty(byKind(all), async (m) => {
           sandbox.faults.clear();
-          sandbox.faults.add({ match: { path: c.path }, reshape: reshapeOf(m) });
-          const result = await h.call(c.tool, c.args);
+          const run = filled(c, (await c.prepare?.(h)) ?? {});
+          sandbox.faults.add({ match: { path: run.path }, reshape: reshapeOf(m) });
+          const result = await h.call(run.tool, run.args);
+          // The mutated reply was read (a case whose tool never reached the route proves nothing).
+          expect(sandbox.faults.list(), `${m.kind} ${m.path}: the route was not called`).toHaveLength(0);
           const text = textOf(result);
-          if (result.isError) expect(text, `${m.kind} ${m.path}`).not.toMatch(/upstream_invalid|internal/i);
+          const bare = m.kind === 'drop' && (c.needed ?? []).includes(m.path.replace(/\.\d+(?=\.|$)/g, '.*'));
+          if (result.isError && bare) expect(text, `${m.kind} ${m.path}`).not.toMatch(/internal/i);
+          else if (result.isError)
+            expect(text, `${m.kind} ${m.path}`).not.toMatch(/upstream_invalid|internal/i);
           expect(result.content.length, `${m.kind} ${m.path}`).toBeGreaterThan(0);
+          // A spoiled element of a list the tool reads one by one is left out and named.
+          const list = m.path.replace(/\.\d+$/, '').replace(/\.\d+(?=\.|$)/g, '.*');
+          if (m.kind === 'spoil' && !result.isError && (c.named ?? []).includes(list))
+            expect(text, `${m.kind} ${m.path}`).toMatch(/not usable/);
         }),
         { numRuns: 15, seed: 25, endOnFailure: true },
       );

@@ -1,15 +1,20 @@
 import { z } from 'zod';
 import { explainRefusal } from '../../src/credential-refusal.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { NumberLike } from '../../src/replies/number.js';
+import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { Batch, BatchSummary, summary, summaryLine } from './batches.js';
 
-/** One inline result; its shape is not shown in the spec, so only what is read is required. */
+/**
+ * One inline result; its shape is not shown in the spec, so nothing is required (a status code may
+ * be a numeric string). Each is read on its own: one that cannot be used is left out and named.
+ */
 const Result = z.looseObject({
   custom_id: z.string().nullish(),
-  response: z.looseObject({ status_code: z.number().nullish(), body: z.unknown() }).nullish(),
+  response: z.looseObject({ status_code: NumberLike.nullish(), body: z.unknown() }).nullish(),
   error: z.unknown().nullish(),
 });
-const Detail = Batch.extend({ results: z.array(Result).nullish() });
+const Detail = Batch.extend({ results: z.array(z.unknown()).nullish() });
 
 const ChatBody = z.looseObject({
   choices: z.array(z.looseObject({ message: z.looseObject({ content: z.string().nullish() }) })).min(1),
@@ -26,6 +31,7 @@ const Detailed = z.object({
   results: z.number().optional(),
   results_file: z.object({ uri: z.string(), path: z.string().optional() }).optional(),
   preview: z.array(z.object({ id: z.string(), ok: z.boolean(), text: z.string() })).optional(),
+  not_usable: z.string().optional(),
 });
 
 const PREVIEW = 3;
@@ -68,7 +74,11 @@ export default defineTool({
       });
     const batch = summary(data);
     if (!data.results) return { batch };
-    const shown = data.results.slice(0, PREVIEW).map((result, index) => {
+    const read = usableList(Result, data.results, { nameKeys: ['custom_id'] });
+    const results = read.items;
+    const notUsable = leftOutNote('result', read.left_out);
+    const left = notUsable ? { not_usable: notUsable } : {};
+    const shown = results.slice(0, PREVIEW).map((result, index) => {
       const ok = !result.error && (result.response?.status_code ?? 200) < 400;
       const text = ok
         ? (answerOf(result.response?.body) ?? '')
@@ -77,18 +87,19 @@ export default defineTool({
     });
     const preview = shown.map((p) => ({ ...p, text: p.text.slice(0, PREVIEW_CHARS) }));
     // A few short results are the whole answer: shown here, no file.
-    if (data.results.length <= PREVIEW && shown.every((p) => p.text.length <= PREVIEW_CHARS))
-      return { batch, results: data.results.length, preview };
+    if (results.length <= PREVIEW && shown.every((p) => p.text.length <= PREVIEW_CHARS))
+      return { batch, results: results.length, preview, ...left };
     // Results can be long: the whole set goes to a file, the model sees a few.
-    const saved = await files.save(Buffer.from(JSON.stringify(data.results, null, 2)), {
+    const saved = await files.save(Buffer.from(JSON.stringify(results, null, 2)), {
       mimeType: 'application/json',
       name: `${data.id}-results.json`,
     });
     return {
       batch,
-      results: data.results.length,
+      results: results.length,
       results_file: { uri: saved.uri, ...(saved.path ? { path: saved.path } : {}) },
       preview,
+      ...left,
     };
   },
   text: (result) => {
@@ -101,6 +112,7 @@ export default defineTool({
         ? [`${r.results} results saved to ${r.results_file.path ?? r.results_file.uri}`]
         : []),
       ...(r.preview ?? []).map((p) => `${p.id}: ${p.ok ? '' : 'failed: '}${p.text}`),
+      ...(r.not_usable ? [`(${r.not_usable}.)`] : []),
     ].join('\n');
   },
   // The saved file as a link (JSON is never inlined).

@@ -9,10 +9,11 @@ export default defineTool({
   toolset: 'data',
   credential: 'optional',
   input: z.object({ filter: z.string().optional().describe('category or text') }),
-  output: z.object({ endpoints: z.array(z.string()) }),
+  // Loose: a `not_usable` note passes without being listed (tokens).
+  output: z.looseObject({ endpoints: z.array(z.string()) }),
   nature: 'read',
   async run(args, ctx) {
-    const { data } = await dataCatalog(ctx);
+    const { data, not_usable } = await dataCatalog(ctx);
     const needle = args.filter?.trim().toLowerCase();
     // A category name picks that category; any other text matches id, name or description.
     const byCategory = CATEGORIES.some((category) => category === needle);
@@ -28,10 +29,14 @@ export default defineTool({
         (entry) =>
           `${entry.id} [${entry.methods.join(',')}] ${entry.category}: ${entry.pricing ?? 'pricing not stated'}`,
       ),
+      ...(not_usable ? { not_usable } : {}),
     };
   },
   text: (r) =>
-    r.endpoints.length
-      ? r.endpoints.join('\n')
-      : 'No data endpoint matches; call data_endpoints without a filter to see all.',
+    [
+      r.endpoints.length
+        ? r.endpoints.join('\n')
+        : 'No data endpoint matches; call data_endpoints without a filter to see all.',
+      ...(typeof r.not_usable === 'string' ? [`(${r.not_usable}.)`] : []),
+    ].join('\n'),
 });

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { NumberLike } from '../../src/replies/number.js';
+import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { ReplyCache } from '../../src/upstream/cache.js';
+import { validateReply } from '../../src/upstream/validate.js';
 
 /**
  * The data API catalog (spec 1 §2.7, §4.5): read leniently, cached as its Cache-Control says, and
@@ -29,14 +32,24 @@ export type DataEntry = z.infer<typeof DataEntry>;
 
 export const DataCatalog = z.looseObject({
   data: z.array(DataEntry),
-  meta: z.looseObject({ count: z.number().optional() }).optional(),
+  meta: z.looseObject({ count: NumberLike.optional() }).optional(),
 });
 export type DataCatalog = z.infer<typeof DataCatalog>;
 
-const catalogs = new ReplyCache<DataCatalog>();
+/** The catalog as the tools read it: each entry on its own, the ones left out named. */
+const RawCatalog = DataCatalog.extend({ data: z.array(z.unknown()) });
+type ReadCatalog = DataCatalog & { not_usable?: string };
 
-/** The catalog, from the cache while its Cache-Control allows; per key only when the reply is private. */
-export function dataCatalog(ctx: Pick<ToolContext, 'api' | 'credentials'>): Promise<DataCatalog> {
+const catalogs = new ReplyCache<ReadCatalog>();
+
+/** Forgets every cached catalog (tests that change the catalog's reply between calls). */
+export const forgetDataCatalogs = (): void => catalogs.clear();
+
+/**
+ * The catalog, from the cache while its Cache-Control allows; per key only when the reply is private.
+ * An entry that cannot be used is left out and named in `not_usable`; the rest stay usable.
+ */
+export function dataCatalog(ctx: Pick<ToolContext, 'api' | 'credentials'>): Promise<ReadCatalog> {
   const key = ctx.credentials.get('api_key');
   const tenant = key ? createHash('sha256').update(key.value).digest('hex').slice(0, 32) : 'anonymous';
   return catalogs.get(`${ctx.api.baseUrl}${DATA_PREFIX}/endpoints`, tenant, async () => {
@@ -44,9 +57,17 @@ export function dataCatalog(ctx: Pick<ToolContext, 'api' | 'credentials'>): Prom
       method: 'GET',
       path: `${DATA_PREFIX}/endpoints`,
       credential: 'optional',
-      schema: DataCatalog,
+      schema: RawCatalog,
     });
-    return { value: res.data, headers: res.headers };
+    const entries = usableList(DataEntry, res.data.data);
+    // Nothing usable left: the reply is upstream_invalid, naming the first field at fault (not cached).
+    if (entries.items.length === 0 && entries.left_out.length > 0)
+      validateReply(DataCatalog, res.data, res.requestId, `${DATA_PREFIX}/endpoints`);
+    const notUsable = leftOutNote('data endpoint', entries.left_out);
+    return {
+      value: { ...res.data, data: entries.items, ...(notUsable ? { not_usable: notUsable } : {}) },
+      headers: res.headers,
+    };
   });
 }
 

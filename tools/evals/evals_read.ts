@@ -21,7 +21,13 @@ const get = async <S extends z.ZodType>(
 ) => (await ctx.api.request({ method: 'GET', path, schema, query })).data;
 
 const READS = {
-  'projects.list': (ctx) => get(ctx, evalsPath('projects'), ListOf(Project)),
+  // Each project read on its own: one that cannot be used is left out and named.
+  'projects.list': async (ctx) => {
+    const list = await get(ctx, evalsPath('projects'), ListOf(z.unknown()));
+    const projects = usableList(Project, list.data);
+    const notUsable = leftOutNote('project', projects.left_out);
+    return { ...list, data: projects.items, ...(notUsable ? { not_usable: notUsable } : {}) };
+  },
   'projects.get': (ctx, a) => get(ctx, evalsPath('projects', needId(a)), Project),
   'datasets.list': (ctx) => get(ctx, evalsPath('datasets'), ListOf(Dataset)),
   'datasets.get': async (ctx, a) => {

@@ -13,7 +13,8 @@ const Id = z.string().min(1);
 
 export const ListOf = <T extends z.ZodType>(item: T) => z.looseObject({ data: z.array(item) });
 
-export const Project = z.looseObject({ id: Id, name: z.string() });
+// Spec 2 §2.7 lists a project's fields without marking any required: `id` is what it is.
+export const Project = z.looseObject({ id: Id, name: z.string().optional() });
 
 export const Dataset = z.looseObject({ id: Id, name: z.string(), items: z.array(z.unknown()).optional() });
 

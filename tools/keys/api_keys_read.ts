@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
-import { KeyList, KeyRecord, keyLine, keysPath, managementCall } from './shared.js';
+import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
+import { KeyRecord, keyLine, keysPath, managementCall, RawKeyList } from './shared.js';
 
 const read = { nature: 'read', credential: 'management_token' } as const;
 
@@ -12,15 +13,19 @@ export default defineTool({
   toolset: 'keys',
   operations: { list: read, get: read },
   input: z.object({ operation: z.enum(['list', 'get']), id: z.string().optional() }),
-  output: z.object({ operation: z.string(), data: z.unknown() }),
+  // Loose: a `not_usable` note passes without being listed (tokens).
+  output: z.looseObject({ operation: z.string(), data: z.unknown() }),
   async run(args, ctx) {
     if (args.operation === 'list') {
       const { data } = await managementCall(ctx, 'api_keys:read', {
         method: 'GET',
         path: keysPath(),
-        schema: KeyList,
+        schema: RawKeyList,
       });
-      return { operation: args.operation, data };
+      // Each key read on its own: one that cannot be used is left out and named.
+      const keys = usableList(KeyRecord, data, { nameKeys: ['id', 'name'] });
+      const notUsable = leftOutNote('key', keys.left_out);
+      return { operation: args.operation, data: keys.items, ...(notUsable ? { not_usable: notUsable } : {}) };
     }
     if (!args.id) {
       throw new InputError('Operation "get" needs `id`.', {
@@ -37,7 +42,8 @@ export default defineTool({
   },
   text: (r) => {
     const parsed = z.array(KeyRecord).safeParse(r.data);
-    if (parsed.success) return parsed.data.map(keyLine).join('\n') || 'No API keys.';
+    const left = typeof r.not_usable === 'string' ? [`(${r.not_usable}.)`] : [];
+    if (parsed.success) return [...parsed.data.map(keyLine), ...left].join('\n') || 'No API keys.';
     return JSON.stringify(r.data);
   },
 });

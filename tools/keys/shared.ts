@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ToolContext } from '../../src/context.js';
 import { explainRefusal } from '../../src/credential-refusal.js';
+import { NumberLike } from '../../src/replies/number.js';
 import type { ApiResponse, RequestSpec } from '../../src/upstream/client.js';
 
 /**
@@ -34,14 +35,21 @@ export const KeyRecord = z
     created_at: z.string().nullish(),
     expires_at: z.string().nullish(),
     disabled: z.boolean().nullish(),
-    daily_usd_limit: z.number().nullish(),
-    daily_request_limit: z.number().nullish(),
+    // The record's shape is "not shown": a limit may come as a numeric string.
+    daily_usd_limit: NumberLike.nullish(),
+    daily_request_limit: NumberLike.nullish(),
   })
   .transform((record) =>
     Object.fromEntries(Object.entries(record).filter(([field]) => !SECRET_FIELDS.has(field))),
   )
   .pipe(z.looseObject({ id: z.string() }));
 export type KeyRecord = z.infer<typeof KeyRecord>;
+
+/** The key list with each key still unread: api_keys_read reads them one by one. */
+export const RawKeyList = z.union([
+  z.looseObject({ data: z.array(z.unknown()) }).transform((list) => list.data),
+  z.array(z.unknown()),
+]);
 
 export const KeyList = z.union([
   z.looseObject({ data: z.array(KeyRecord) }).transform((list) => list.data),

@@ -4,6 +4,7 @@ import { followJob, jobDone, jobFailed } from '../../src/jobs/follow.js';
 import { runNext, sayNext } from '../../src/jobs/next.js';
 import type { Step } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { NumberLike } from '../../src/replies/number.js';
 import { costFromHeaders } from '../../src/upstream/pricing.js';
 import { parseJsonReply, validateReply } from '../../src/upstream/validate.js';
 import { download, FileFields, type FileOut, saveBytes, whereSaved } from './shared.js';
@@ -25,13 +26,13 @@ const TtsJson = z.looseObject({
   status: z.string().optional(),
   model: z.string().optional(),
   contentType: z.string().optional(),
-  cost: z.number().optional(),
+  cost: NumberLike.optional(),
 });
 const TtsStatus = z.looseObject({
   status: z.string(),
   audioUrl: z.string().optional(),
   contentType: z.string().optional(),
-  queuePosition: z.number().optional(),
+  queuePosition: NumberLike.optional(),
   error: z.string().optional(),
   code: z.string().optional(),
 });

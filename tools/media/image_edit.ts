@@ -58,8 +58,7 @@ export default defineTool({
       });
     }
     return {
-      ...(args.model ? { model: args.model } : {}),
-      images: await saveImages(ctx, reply.data),
+      ...(await saveImages(ctx, reply.data, reply.requestId)),
       ...(reply.data.cost !== undefined ? { cost: reply.data.cost } : {}),
       request_id: reply.requestId,
     };

@@ -72,8 +72,7 @@ export default defineTool({
       ...(references.length ? { input_references: references } : {}),
     });
     return {
-      model: id,
-      images: await saveImages(ctx, data),
+      ...(await saveImages(ctx, data, requestId)),
       ...(data.cost !== undefined ? { cost: data.cost } : {}),
       request_id: requestId,
     };

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { InputError, routeMissing } from '../../src/errors.js';
+import { InputError, REPORT_UPSTREAM, routeMissing, UpstreamInvalidError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { NumberLike } from '../../src/replies/number.js';
+import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { download, FileOut, saveBytes, whereSaved } from './shared.js';
 
 /** Image model records (spec 2 §2.3): each parameter's rule, checked before anything is sent. */
@@ -132,34 +134,53 @@ export function checkParameters(model: ImageModel, given: Record<string, unknown
   }
 }
 
-/** The image reply (GAPS.md): `{created, data:[{b64_json}|{url}], cost, paymentSource, remainingBalance}`. */
-export const ImageReply = z.looseObject({
-  data: z.array(
-    z.looseObject({
-      b64_json: z.string().optional(),
-      url: z.string().optional(),
-      revised_prompt: z.string().optional(),
-    }),
-  ),
-  cost: z.number().optional(),
-  remainingBalance: z.number().optional(),
+/** One generated image: its bytes inline or a temporary URL. */
+const ImageItem = z.looseObject({
+  b64_json: z.string().optional(),
+  url: z.string().optional(),
+  revised_prompt: z.string().optional(),
 });
 
-export const ImagesOut = z.object({
+/**
+ * The image reply (GAPS.md): `{created, data:[{b64_json}|{url}], cost, paymentSource, remainingBalance}`.
+ * Each image is read on its own (one that cannot be used is left out and named); numbers may be strings.
+ */
+export const ImageReply = z.looseObject({
+  data: z.array(z.unknown()),
+  cost: NumberLike.optional(),
+  remainingBalance: NumberLike.optional(),
+});
+
+// Loose: a `not_usable` note passes without being listed (tokens).
+export const ImagesOut = z.looseObject({
   images: z.array(FileOut),
   cost: z.number().optional(),
   request_id: z.string().optional(),
 });
 export type ImagesOut = z.infer<typeof ImagesOut>;
 
-/** Saves every image of a reply (base64 or temporary URL) under the output directory. */
+/**
+ * Saves every usable image of a reply (base64 or temporary URL) under the output directory; the
+ * others are named in `not_usable`. A reply with images but none usable is `upstream_invalid`.
+ */
 export async function saveImages(
   ctx: ToolContext,
   reply: z.infer<typeof ImageReply>,
-): Promise<ImagesOut['images']> {
+  requestId?: string,
+): Promise<{ images: ImagesOut['images']; not_usable?: string }> {
+  const usable = usableList(ImageItem, reply.data, {
+    nameKeys: [],
+    usable: (item) => (item.b64_json || item.url ? undefined : 'has no b64_json or url'),
+  });
+  const notUsable = leftOutNote('image', usable.left_out);
+  if (usable.items.length === 0 && notUsable)
+    throw new UpstreamInvalidError(`The platform sent no usable image (${notUsable}).`, {
+      requestId,
+      fix: REPORT_UPSTREAM,
+    });
   const images: ImagesOut['images'] = [];
-  for (const [i, item] of reply.data.entries()) {
-    ctx.progress.report(`saving image ${i + 1} of ${reply.data.length}`);
+  for (const [i, item] of usable.items.entries()) {
+    ctx.progress.report(`saving image ${i + 1} of ${usable.items.length}`);
     if (item.b64_json) {
       const bytes = Buffer.from(item.b64_json, 'base64');
       // The base64 text (a third larger than the image) goes before the next image is decoded.
@@ -170,11 +191,12 @@ export async function saveImages(
       images.push(await saveBytes(ctx, data, contentType));
     }
   }
-  return images;
+  return { images, ...(notUsable ? { not_usable: notUsable } : {}) };
 }
 
 export function imagesText(r: ImagesOut): string {
   const lines = r.images.map((img, i) => `Image ${i + 1}: ${whereSaved(img)}`);
   if (r.cost !== undefined) lines.push(`Cost: ${r.cost} USD`);
+  if (typeof r.not_usable === 'string') lines.push(`(${r.not_usable}.)`);
   return lines.join('\n') || 'No images came back.';
 }

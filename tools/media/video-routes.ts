@@ -8,6 +8,7 @@ import {
   UpstreamTimeoutError,
 } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { NumberLike } from '../../src/replies/number.js';
 import { mayHaveReached } from '../../src/upstream/client.js';
 import { download, type FileOut, optionalNumber, receiving, saveBytes } from './shared.js';
 
@@ -22,16 +23,17 @@ export const Accepted = z.looseObject({
   requestId: z.string().optional(),
   status: z.string().optional(),
   model: z.string().optional(),
-  cost: z.number().optional(),
+  cost: NumberLike.optional(),
   paymentSource: z.string().optional(),
-  remainingBalance: z.number().optional(),
+  remainingBalance: NumberLike.optional(),
   prechargeLabel: z.string().optional(),
 });
 
+// Numbers may come as numeric strings: the spec fixes none of their types.
 const Status = z.looseObject({
   status: z.string().optional(),
-  progress: z.number().nullish(),
-  estimatedTimeRemaining: z.number().nullish(),
+  progress: NumberLike.nullish(),
+  estimatedTimeRemaining: NumberLike.nullish(),
   videoUrl: z.string().nullish(),
   error: z.string().nullish(),
   model: z.string().optional(),
@@ -39,10 +41,10 @@ const Status = z.looseObject({
     .looseObject({
       status: z.string(),
       output: z.looseObject({ video: z.looseObject({ url: z.string() }).optional() }).nullish(),
-      cost: z.number().nullish(),
+      cost: NumberLike.nullish(),
       error: z.string().nullish(),
       userFriendlyError: z.string().nullish(),
-      queuePosition: z.number().nullish(),
+      queuePosition: NumberLike.nullish(),
     })
     .optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NumberLike } from '../../src/replies/number.js';
 import { usableList } from '../../src/replies/usable-list.js';
 import type { Api } from '../../src/upstream/client.js';
 
@@ -11,8 +12,9 @@ export const ModelRecord = z.looseObject({
   id: z.string(),
   name: z.string().optional(),
   description: z.string().nullish(),
-  context_length: z.number().nullish(),
-  max_output_tokens: z.number().nullish(),
+  // "when known", type not fixed (spec 2 §2.1): a numeric string is read as its number.
+  context_length: NumberLike.nullish(),
+  max_output_tokens: NumberLike.nullish(),
   pricing: z.unknown().optional(),
   capabilities: z.unknown().optional(),
   category: z.string().nullish(),

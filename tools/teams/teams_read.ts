@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import {
   Invitation,
   MemberPage,
@@ -39,16 +40,20 @@ export default defineTool({
     page: z.number().optional(),
     limit: z.number().optional().describe('max 100'),
   }),
-  output: z.object({ operation: z.string(), data: z.unknown() }),
+  // Loose: a `not_usable` note passes without being listed (tokens).
+  output: z.looseObject({ operation: z.string(), data: z.unknown() }),
   async run(args, ctx) {
     const { operation } = args;
     if (operation === 'list') {
       const data = await sessionCall(ctx, {
         method: 'GET',
         path: '/api/teams',
-        schema: z.looseObject({ teams: z.array(TeamItem) }),
+        schema: z.looseObject({ teams: z.array(z.unknown()) }),
       });
-      return { operation, data: data.teams };
+      // Each team read on its own: one that cannot be used is left out and named.
+      const teams = usableList(TeamItem, data.teams, { nameKeys: ['name', 'uuid'] });
+      const notUsable = leftOutNote('team', teams.left_out);
+      return { operation, data: teams.items, ...(notUsable ? { not_usable: notUsable } : {}) };
     }
     const ref = await teamRef(ctx, args.team);
     if (operation === 'get') return { operation, data: await teamDetails(ctx, ref) };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { NumberLike } from '../../src/replies/number.js';
 import { readConversation } from './conversation.js';
 import { Conversation } from './shared.js';
 import { messagesMessages } from './wire.js';
@@ -26,10 +27,10 @@ export default defineTool({
       path: '/api/v1/messages/count_tokens',
       // The messages format's count route: a tool loop is written the way that format sends it.
       body: { model: args.model, ...messagesMessages(conversation).body },
-      // The reply shape is not specified; the messages format's field is expected.
+      // The reply shape is not specified; the messages format's field is expected (a numeric string read).
       schema: z.union([
-        z.looseObject({ input_tokens: z.number() }),
-        z.looseObject({ tokens: z.number() }).transform((d) => ({ input_tokens: d.tokens })),
+        z.looseObject({ input_tokens: NumberLike }),
+        z.looseObject({ tokens: NumberLike }).transform((d) => ({ input_tokens: d.tokens })),
       ]),
     });
     return { model: args.model, input_tokens: data.input_tokens };
