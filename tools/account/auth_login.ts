@@ -8,7 +8,7 @@ import { defineTool } from '../../src/mcp/define-tool.js';
 export default defineTool({
   name: 'auth_login',
   title: 'Sign in',
-  description: 'Browser sign-in (keyed tools do it on first use); says whether a key is now available.',
+  description: 'Browser sign-in (keyed tools do it on first use); says if a key is available.',
   toolset: 'account',
   credential: 'api_key',
   input: z.object({}),

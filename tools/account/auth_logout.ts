@@ -4,8 +4,7 @@ import { defineTool } from '../../src/mcp/define-tool.js';
 export default defineTool({
   name: 'auth_logout',
   title: 'Sign out',
-  description:
-    'Remove credentials from sign-in or `orbit-mcp login`, not environment keys; keyed calls then ask to sign in.',
+  description: 'Remove signed-in credentials, not environment keys; keyed calls then ask to sign in.',
   toolset: 'account',
   credential: 'none',
   input: z.object({}),

@@ -4,7 +4,7 @@ import { defineTool } from '../../src/mcp/define-tool.js';
 export default defineTool({
   name: 'auth_status',
   title: 'Sign-in status',
-  description: 'Credentials in use (API key, management token, session), source and platform, never values.',
+  description: 'Credentials in use (API key, management token, session), their source; never values.',
   toolset: 'account',
   credential: 'none',
   input: z.object({}),

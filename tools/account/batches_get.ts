@@ -52,7 +52,7 @@ function answerOf(body: unknown): string | undefined {
 export default defineTool({
   name: 'batches_get',
   title: 'Get a batch',
-  description: 'One batch: status, counts, usage, error; results inline if few and short, else a JSON file.',
+  description: 'One batch: status, counts, usage, error; results inline if short, else a JSON file.',
   toolset: 'account',
   credential: 'api_key',
   nature: 'read',

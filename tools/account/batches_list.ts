@@ -8,7 +8,7 @@ const Item = z.looseObject({ id: z.string(), status: z.string() });
 export default defineTool({
   name: 'batches_list',
   title: 'List batches',
-  description: 'Your batches, newest first, by status and creation time; its cursors keep filters.',
+  description: 'Your batches, newest first, by status and creation time; cursors keep filters.',
   toolset: 'account',
   credential: 'api_key',
   nature: 'read',

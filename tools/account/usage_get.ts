@@ -5,8 +5,7 @@ import { readUsage, UsageOut, usageText } from './usage.js';
 export default defineTool({
   name: 'usage_get',
   title: 'Subscription usage',
-  description:
-    'Subscription used and left (operations; tokens and images with a management token), resets, spend budget.',
+  description: 'Subscription used and left (more with a management token), resets, spend budget.',
   toolset: 'account',
   view: 'usage',
   credential: 'api_key',

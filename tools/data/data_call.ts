@@ -19,7 +19,7 @@ export default defineTool({
   name: 'data_call',
   title: 'Data API call',
   description:
-    'Call a data endpoint (data_endpoints id or alias); describe: true lists fields. Paid; no key or payment: x402 quote.',
+    'Call a data endpoint (data_endpoints id or alias); describe: true lists fields. Paid; else an x402 quote.',
   toolset: 'data',
   view: 'payment',
   credential: 'optional',

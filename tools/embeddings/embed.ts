@@ -21,8 +21,7 @@ const SNIPPET = 160;
 export default defineTool({
   name: 'embed',
   title: 'Embeddings',
-  description:
-    'Vectors of input (.json and .npy files), or documents ranked by cosine similarity to query. Paid.',
+  description: 'Vectors of input (.json and .npy files), or documents ranked by similarity to query. Paid.',
   toolset: 'embeddings',
   credential: 'api_key',
   input: z.object({

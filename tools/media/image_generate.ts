@@ -11,8 +11,7 @@ const LEGACY = ['imageDataUrl', 'imageDataUrls', 'image_url', 'images'];
 export default defineTool({
   name: 'image_generate',
   title: 'Generate images',
-  description:
-    'Images from a prompt and optional references (checked first); saves files, small ones inline.',
+  description: 'Images from a prompt and optional references; saves files, small ones inline.',
   toolset: 'media',
   view: 'gallery',
   credential: 'api_key',

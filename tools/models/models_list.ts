@@ -5,7 +5,7 @@ import { fetchCatalog, ModelKind, summarize } from './shared.js';
 export default defineTool({
   name: 'models_list',
   title: 'List models',
-  description: 'Model ids of one kind for chat or media tools; models_get: one in full.',
+  description: 'Model ids of one kind for chat or media tools; models_get: details.',
   toolset: 'models',
   credential: 'optional',
   input: z.object({

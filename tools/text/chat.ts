@@ -12,8 +12,7 @@ import { awaitResponse } from './stored.js';
 export default defineTool({
   name: 'chat',
   title: 'Chat with a model',
-  description:
-    'Ask any model (models_list ids) with tools, reasoning, caching, stored responses; returns text, tool_calls, cost.',
+  description: 'Ask any model (models_list ids) with tools, reasoning, caching, stored responses.',
   toolset: 'text',
   view: 'attestation',
   credential: 'api_key',

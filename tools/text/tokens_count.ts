@@ -9,7 +9,7 @@ import { messagesMessages } from './wire.js';
 export default defineTool({
   name: 'tokens_count',
   title: 'Count tokens',
-  description: 'Input tokens a conversation would cost on a model, before chat. Free.',
+  description: 'Input tokens a conversation would cost on a model. Free.',
   toolset: 'text',
   credential: 'api_key',
   input: z.object(Conversation),

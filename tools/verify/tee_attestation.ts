@@ -22,8 +22,7 @@ const SANDBOX_NOTE =
 export default defineTool({
   name: 'tee_attestation',
   title: 'Enclave attestation',
-  description:
-    "Attest an enclave model (fresh nonce, offline checks): signing address, measurements, each check's outcome and why.",
+  description: "Attest an enclave model (fresh nonce): signing address, measurements, each check's outcome.",
   toolset: 'verify',
   view: 'attestation',
   credential: 'optional',

@@ -20,8 +20,7 @@ type Output = z.infer<typeof Output>;
 export default defineTool({
   name: 'tee_verify',
   title: 'Verify enclave reply',
-  description:
-    "Check an enclave reply's signature: signer vs attested key, and exact bytes if this server sent it.",
+  description: "Check an enclave reply's signature: signer vs attested key, and bytes if sent from here.",
   toolset: 'verify',
   view: 'attestation',
   credential: 'optional',

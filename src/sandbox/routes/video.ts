@@ -53,7 +53,10 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       optionalString(body, 'aspect_ratio', model.aspect_ratios) ?? model.aspect_ratios[0] ?? '16:9';
     optionalString(body, 'mode', model.modes);
     optionalNumber(body, 'seed', { integer: true, min: 0 });
+    // Spec 2 §4.6 ranges: cfg_scale 0..1, frames_per_second 5..24 (a 400 naming the field).
     optionalNumber(body, 'cfg_scale', { min: 0, max: 1 });
+    optionalNumber(body, 'frames_per_second', { min: 5, max: 24 });
+    optionalString(body, 'negative_prompt');
     const audio = optionalBoolean(body, 'generateAudio');
     if (audio && !model.supports_audio)
       throw badRequest(`${model.id} cannot generate audio.`, 'invalid_parameter_value', 'generateAudio');
