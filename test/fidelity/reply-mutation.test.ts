@@ -377,6 +377,31 @@ const CASES: Case[] = [
     ],
     typed: ['finalized_at', 'usage.prompt_tokens', 'usage.completion_tokens', 'usage.total_tokens'],
   },
+  {
+    tool: 'video_generate',
+    label: 'submit',
+    args: { model: 'sandbox/video-lite', prompt: 'a comet', wait: false },
+    path: '/api/generate-video',
+    capture: { method: 'POST', body: { model: 'sandbox/video-lite', prompt: 'a comet' } },
+    // Spec 2 §2.4: the accepted reply lists `runId` and `id` (same value), `status`, `model`, `cost`...;
+    // either id is the run, so neither alone is always present.
+    always: [],
+  },
+  {
+    tool: 'video_recent',
+    args: {},
+    // Two runs more each time: the list always has two or more to spoil one of.
+    prepare: async (h) => {
+      await runIdOf(h, 'video_generate', { model: 'sandbox/video-lite', prompt: 'a comet', wait: false });
+      await runIdOf(h, 'video_generate', { model: 'sandbox/video-lite', prompt: 'a moon', wait: false });
+      return {};
+    },
+    path: '/api/generate-video/recover',
+    capture: { method: 'GET' },
+    // Spec 2 §4.6: the route is named ("recent runs for the user"), its reply not shown.
+    named: ['runs'],
+    always: [],
+  },
 ];
 
 /** A job started by a tool without waiting: its run id, for the job-reading cases. */
