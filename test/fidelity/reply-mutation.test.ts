@@ -36,7 +36,7 @@ beforeAll(async () => {
   // Jobs finish at once (a job read is captured complete), and polls come quickly.
   sandbox = await startSandbox({
     quiet: true,
-    timing: { speechJobMs: 0, videoQueueMs: 0, videoRenderMs: 0, pollHintMs: 10 },
+    timing: { speechJobMs: 0, transcriptionJobMs: 0, videoQueueMs: 0, videoRenderMs: 0, pollHintMs: 10 },
   });
   keyed = await startHarness({ sharedSandbox: sandbox, config: { toolsets: 'all' } });
   keyless = await startHarness({ sharedSandbox: sandbox, credentials: [], config: { toolsets: 'all' } });
@@ -401,6 +401,40 @@ const CASES: Case[] = [
     // Spec 2 §4.6: the route is named ("recent runs for the user"), its reply not shown.
     named: ['runs'],
     always: [],
+  },
+  {
+    tool: 'transcribe',
+    label: 'sync',
+    args: { url: 'https://example.com/talk.mp3', model: 'whisper-sandbox' },
+    path: '/api/transcribe',
+    capture: { method: 'POST', body: { audioUrl: 'https://example.com/talk.mp3', model: 'whisper-sandbox' } },
+    // Spec 2 §2.5: the sync reply is `transcription` and `metadata` (`cost`, `chargedDuration`,
+    // `language`); without the transcription there is nothing to answer.
+    always: [],
+    needed: ['transcription'],
+  },
+  {
+    tool: 'transcribe',
+    label: 'job ticket',
+    args: { url: 'https://example.com/talk.mp3', model: 'scribe-async', max_wait_s: 0 },
+    path: '/api/transcribe',
+    capture: { method: 'POST', body: { audioUrl: 'https://example.com/talk.mp3', model: 'scribe-async' } },
+    // Spec 2 §2.5: the async ticket; its `runId` is what it is.
+    always: ['runId'],
+  },
+  {
+    tool: 'transcribe',
+    label: 'job done',
+    args: { url: 'https://example.com/talk.mp3', model: 'scribe-async', diarize: true, max_wait_s: 5 },
+    prepare: (h) =>
+      runIdOf(h, 'transcribe', { url: 'https://example.com/talk.mp3', model: 'scribe-async', max_wait_s: 0 }),
+    path: '/api/transcribe/status',
+    capture: { method: 'POST', body: { runId: '{run_id}' } },
+    // Spec 2 §2.5: the status reply is `status`; completed it has the transcription, and with
+    // diarization `diarization.segments[]` and `words[]`.
+    named: ['words', 'diarization.segments'],
+    always: ['status'],
+    needed: ['transcription'],
   },
 ];
 
