@@ -84,6 +84,10 @@ interface Case {
   prepare?: (h: Harness) => Promise<Record<string, string>>;
 }
 
+/** A 1x1 transparent PNG, sent inline as a data URL. */
+const PIXEL =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
 /** A text long enough that the sandbox answers speech with a job ticket. */
 const LONG_TEXT = 'A long narration. '.repeat(20);
 
@@ -435,6 +439,16 @@ const CASES: Case[] = [
     named: ['words', 'diarization.segments'],
     always: ['status'],
     needed: ['transcription'],
+  },
+  {
+    tool: 'image_edit',
+    args: { prompt: 'make it night', images: [PIXEL], n: 2 },
+    path: '/api/v1/images/edits',
+    capture: { method: 'POST', body: { prompt: 'make it night', imageDataUrl: PIXEL, n: 2 } },
+    // Spec 2 §4.4a: reply "not shown"; read like image_generate's (`{data: [...]}`).
+    named: ['data'],
+    always: [],
+    needed: ['data'],
   },
 ];
 
