@@ -450,6 +450,28 @@ const CASES: Case[] = [
     always: [],
     needed: ['data'],
   },
+  {
+    tool: 'eval_run',
+    label: 'experiment',
+    args: {
+      rows: [{ input: 'What is the capital of France?', expected_output: 'Paris' }],
+      candidates: [{ model: 'openai/gpt-sandbox-mini' }],
+      scorers: ['contains'],
+      max_wait_s: 2,
+    },
+    path: '/api/v1/evals/experiments',
+    capture: {
+      method: 'POST',
+      body: {
+        items: [{ input: 'What is the capital of France?', expected_output: 'Paris' }],
+        candidates: [{ id: 'c1', name: 'openai/gpt-sandbox-mini', model: 'openai/gpt-sandbox-mini' }],
+        scorer_ids: ['contains'],
+      },
+    },
+    // Spec 2 §2.7: the experiment's fields are listed, none marked required; `id` and `status` are
+    // what it is (§2.7 "a new experiment returns `queued` or `in_progress`").
+    always: ['id', 'status'],
+  },
 ];
 
 /** A job started by a tool without waiting: its run id, for the job-reading cases. */

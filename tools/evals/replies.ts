@@ -32,20 +32,24 @@ export const Deleted = z.looseObject({ deleted: z.literal(true), id: Id });
 export const ExperimentStatus = z.enum(['queued', 'in_progress', 'completed', 'failed', 'cancelled']);
 export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
-const Count = z.number().int().min(0);
+// Spec 2 §2.7 lists the experiment's fields, none marked required: `id` and `status` are what it
+// is; the progress counts may be missing or numeric strings (a missing count reads as unknown).
+const Count = z.preprocess(toNumber, z.number().int().min(0)).optional();
 
 export const Experiment = z.looseObject({
   id: Id,
   status: ExperimentStatus,
-  progress: z.looseObject({
-    total_items: Count,
-    total_traces: Count,
-    completed_traces: Count,
-    failed_traces: Count,
-    total_scores: Count,
-    completed_scores: Count,
-    failed_scores: Count,
-  }),
+  progress: z
+    .looseObject({
+      total_items: Count,
+      total_traces: Count,
+      completed_traces: Count,
+      failed_traces: Count,
+      total_scores: Count,
+      completed_scores: Count,
+      failed_scores: Count,
+    })
+    .optional(),
   settings: z.looseObject({ store_content: z.boolean().optional() }).nullish(),
   error: z.union([z.looseObject({ code: z.string().optional(), message: z.string() }), z.string()]).nullish(),
 });
