@@ -472,6 +472,33 @@ const CASES: Case[] = [
     // what it is (§2.7 "a new experiment returns `queued` or `in_progress`").
     always: ['id', 'status'],
   },
+  {
+    tool: 'x402_complete',
+    label: 'replayed reply',
+    keyless: true,
+    args: { quote_id: '{quote_id}' },
+    // A web_search quote, paid by the sandbox wallet: the run replays the search with the proof.
+    prepare: async (h) => {
+      const quoted = await h.call('web_search', { query: 'reusable rockets', limit: 2 });
+      const id = (quoted.structuredContent as { payment?: { quote_id?: string } }).payment?.quote_id;
+      if (!id) throw new Error(`no quote: ${textOf(quoted)}`);
+      const paid = await fetch(`${sandbox.url}/__sandbox/x402/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ paymentId: id, scheme: 'nano' }),
+      });
+      if (!paid.ok) throw new Error(`the sandbox wallet did not pay ${id}`);
+      return { quote_id: id };
+    },
+    path: '/api/web',
+    // The replayed reply is the route's paid reply: captured with a key.
+    capture: {
+      method: 'POST',
+      body: { query: 'reusable rockets', outputType: 'searchResults' },
+      headers: { authorization: `Bearer ${P.demo.apiKey}` },
+    },
+    always: [],
+  },
 ];
 
 /** A job started by a tool without waiting: its run id, for the job-reading cases. */
