@@ -459,6 +459,11 @@ const CASES: Case[] = [
       scorers: ['contains'],
       max_wait_s: 2,
     },
+    // An experiment each run: the key's experiments-per-minute window is emptied first.
+    prepare: async () => {
+      forgetEvalRuns();
+      return {};
+    },
     path: '/api/v1/evals/experiments',
     capture: {
       method: 'POST',
@@ -499,7 +504,73 @@ const CASES: Case[] = [
     },
     always: [],
   },
+  {
+    tool: 'evals_read',
+    label: 'datasets',
+    args: { operation: 'datasets.list' },
+    // A dataset more each run: the list always has two or more to spoil one of.
+    prepare: async (h) => {
+      await h.call('evals_write', {
+        operation: 'datasets.create',
+        name: 'Capitals',
+        rows: [{ input: 'France' }],
+      });
+      await h.call('evals_write', {
+        operation: 'datasets.create',
+        name: 'Rivers',
+        rows: [{ input: 'Nile' }],
+      });
+      return {};
+    },
+    path: '/api/v1/evals/datasets',
+    capture: { method: 'GET' },
+    // Spec 2 §4.11: a list is `{object: list, data}`; a dataset's own fields are not in §2.7's table.
+    named: ['data'],
+    always: ['object', 'data', 'data.*.id'],
+  },
+  {
+    tool: 'evals_read',
+    label: 'dataset',
+    args: { operation: 'datasets.get', id: '{id}' },
+    prepare: async (h) => {
+      const made = await h.call('evals_write', {
+        operation: 'datasets.create',
+        name: 'Capitals',
+        rows: [{ input: 'France', expected_output: 'Paris' }, { input: 'Peru' }],
+      });
+      const id = JSON.stringify(made.structuredContent).match(/"id":"([^"]+)"/)?.[1];
+      if (!id) throw new Error(`no dataset: ${textOf(made)}`);
+      return { id };
+    },
+    path: '/api/v1/evals/datasets/{id}',
+    capture: { method: 'GET' },
+    always: ['id'],
+  },
+  {
+    tool: 'evals_read',
+    label: 'experiment',
+    args: { operation: 'experiments.get', id: '{id}' },
+    prepare: async (h) => {
+      forgetEvalRuns();
+      const run = await h.call('eval_run', {
+        rows: [{ input: 'What is the capital of France?', expected_output: 'Paris' }],
+        candidates: [{ model: 'openai/gpt-sandbox-mini' }],
+        scorers: ['contains'],
+        max_wait_s: 0,
+      });
+      const id = (run.structuredContent as { experiment_id?: string } | undefined)?.experiment_id;
+      if (!id) throw new Error(`no experiment: ${textOf(run)}`);
+      return { id };
+    },
+    path: '/api/v1/evals/experiments/{id}',
+    capture: { method: 'GET' },
+    // Spec 2 §2.7: the experiment's fields listed, none marked required; `id` and `status` are what it is.
+    always: ['id', 'status'],
+  },
 ];
+
+/** The sandbox's experiments-per-minute windows emptied: a case may start an experiment each run. */
+const forgetEvalRuns = () => sandbox.state.collection('evals.rate').clear();
 
 /** A job started by a tool without waiting: its run id, for the job-reading cases. */
 async function runIdOf(

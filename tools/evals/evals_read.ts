@@ -29,7 +29,13 @@ const READS = {
     return { ...list, data: projects.items, ...(notUsable ? { not_usable: notUsable } : {}) };
   },
   'projects.get': (ctx, a) => get(ctx, evalsPath('projects', needId(a)), Project),
-  'datasets.list': (ctx) => get(ctx, evalsPath('datasets'), ListOf(Dataset)),
+  // Each dataset read on its own: one that cannot be used is left out and named.
+  'datasets.list': async (ctx) => {
+    const list = await get(ctx, evalsPath('datasets'), ListOf(z.unknown()));
+    const datasets = usableList(Dataset, list.data);
+    const notUsable = leftOutNote('dataset', datasets.left_out);
+    return { ...list, data: datasets.items, ...(notUsable ? { not_usable: notUsable } : {}) };
+  },
   'datasets.get': async (ctx, a) => {
     const dataset = await get(ctx, evalsPath('datasets', needId(a)), Dataset);
     const items = dataset.items ?? [];

@@ -16,7 +16,12 @@ export const ListOf = <T extends z.ZodType>(item: T) => z.looseObject({ data: z.
 // Spec 2 §2.7 lists a project's fields without marking any required: `id` is what it is.
 export const Project = z.looseObject({ id: Id, name: z.string().optional() });
 
-export const Dataset = z.looseObject({ id: Id, name: z.string(), items: z.array(z.unknown()).optional() });
+// A dataset object's fields are not in spec 2 §2.7's table: `id` is what it is, the rest optional.
+export const Dataset = z.looseObject({
+  id: Id,
+  name: z.string().optional(),
+  items: z.array(z.unknown()).optional(),
+});
 
 export const DatasetVersion = z.looseObject({
   id: Id,
