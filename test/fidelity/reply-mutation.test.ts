@@ -567,7 +567,46 @@ const CASES: Case[] = [
     // Spec 2 §2.7: the experiment's fields listed, none marked required; `id` and `status` are what it is.
     always: ['id', 'status'],
   },
+  {
+    tool: 'teams_read',
+    label: 'get',
+    args: { operation: 'get', team: '{team}' },
+    signedIn: true,
+    prepare: teamOf,
+    path: '/api/teams/{team}',
+    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    // Spec 1 §2 "Team (details)": the list item's four fields and more, none marked required; the
+    // four are what a team is. `responses_retention_days` is "0..365 or null".
+    always: ['team', ...['uuid', 'name', 'status', 'role'].map((f) => `team.${f}`)],
+    typed: ['team.responses_retention_days'],
+  },
+  {
+    tool: 'teams_read',
+    label: 'members',
+    args: { operation: 'members', team: '{team}' },
+    signedIn: true,
+    prepare: teamOf,
+    path: '/api/teams/{team}/members',
+    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    // Spec 1 §4.6: `{members, pagination: {page, limit, total, totalPages}}`; §2: a member's
+    // `sessionId` is an integer (what the member is).
+    named: ['members'],
+    always: [
+      'members',
+      'members.*.sessionId',
+      'pagination',
+      ...['page', 'limit', 'total', 'totalPages'].map((f) => `pagination.${f}`),
+    ],
+  },
 ];
+
+/** The demo person's first team (its uuid), for the team-reading cases. */
+async function teamOf(h: Harness): Promise<Record<string, string>> {
+  const listed = await h.call('teams_read', { operation: 'list' });
+  const team = (listed.structuredContent as { data?: Array<{ uuid?: string }> } | undefined)?.data?.[0]?.uuid;
+  if (!team) throw new Error(`no team: ${textOf(listed)}`);
+  return { team };
+}
 
 /** The sandbox's experiments-per-minute windows emptied: a case may start an experiment each run. */
 const forgetEvalRuns = () => sandbox.state.collection('evals.rate').clear();
