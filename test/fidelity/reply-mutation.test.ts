@@ -598,6 +598,23 @@ const CASES: Case[] = [
       ...['page', 'limit', 'total', 'totalPages'].map((f) => `pagination.${f}`),
     ],
   },
+  {
+    tool: 'api_keys_read',
+    label: 'get',
+    args: { operation: 'get', id: '{id}' },
+    signedIn: true,
+    prepare: async (h) => {
+      const listed = await h.call('api_keys_read', { operation: 'list' });
+      const id = (listed.structuredContent as { data?: Array<{ id?: string }> } | undefined)?.data?.[0]?.id;
+      if (!id) throw new Error(`no key: ${textOf(listed)}`);
+      return { id };
+    },
+    path: '/api/management/v1/api-keys/{id}',
+    capture: { method: 'GET', headers: { authorization: `Bearer ${T.keysRead}` } },
+    // Spec 1 §4.5: the route is named, its bodies "not shown"; a key is its `id`, the whole answer.
+    always: [],
+    needed: ['id'],
+  },
 ];
 
 /** The demo person's first team (its uuid), for the team-reading cases. */
