@@ -615,6 +615,20 @@ const CASES: Case[] = [
     always: [],
     needed: ['id'],
   },
+  {
+    tool: 'video_extend',
+    args: { run_id: '{run_id}', index: 0, max_wait_s: 2 },
+    // A finished run of the extendable model each time (jobs finish at once); the per-minute
+    // windows of the video routes emptied first.
+    prepare: (h) => {
+      sandbox.state.collection('media.rate').clear();
+      return runIdOf(h, 'video_generate', { model: 'sandbox/video-pro', prompt: 'a river', wait: false });
+    },
+    path: '/api/generate-video/extend',
+    capture: { method: 'POST', body: { runId: '{run_id}', index: 0 } },
+    // Spec 2 §2.4: the accepted reply as the submit's; either `runId` or `id` is the run.
+    always: [],
+  },
 ];
 
 /** The demo person's first team (its uuid), for the team-reading cases. */
