@@ -726,6 +726,8 @@ describe('tools answer mutated platform replies', () => {
         // Kind first, then a path of that kind: every kind is tried even where drops outnumber it.
         fc.asyncProperty(byKind(all), async (m) => {
           sandbox.faults.clear();
+          // Paid runs add up over the cases (videos, experiments): the demo balance never runs out.
+          sandbox.state.setBalance(sandbox.demoKey, 1000);
           const run = filled(c, (await c.prepare?.(h)) ?? {});
           sandbox.faults.add({ match: { path: run.path }, reshape: reshapeOf(m) });
           const result = await h.call(run.tool, run.args);
