@@ -629,6 +629,31 @@ const CASES: Case[] = [
     // Spec 2 §2.4: the accepted reply as the submit's; either `runId` or `id` is the run.
     always: [],
   },
+  {
+    tool: 'evals_read',
+    label: 'dataset versions',
+    args: { operation: 'datasets.versions', id: '{id}' },
+    // A dataset frozen twice: two versions to spoil one of.
+    prepare: async (h) => {
+      const made = await h.call('evals_write', {
+        operation: 'datasets.create',
+        name: 'Capitals',
+        rows: [{ input: 'France', expected_output: 'Paris' }],
+      });
+      const id = JSON.stringify(made.structuredContent).match(/"id":"([^"]+)"/)?.[1];
+      if (!id) throw new Error(`no dataset: ${textOf(made)}`);
+      for (const _ of [1, 2]) {
+        const frozen = await h.call('evals_write', { operation: 'datasets.freeze', id });
+        if (frozen.isError) throw new Error(`not frozen: ${textOf(frozen)}`);
+      }
+      return { id };
+    },
+    path: '/api/v1/evals/datasets/{id}/versions',
+    capture: { method: 'GET' },
+    // Spec 2 §4.11: a list is `{object: list, data}`; §2.7: a version's `version` is an integer.
+    named: ['data'],
+    always: ['object', 'data', 'data.*.id', 'data.*.version'],
+  },
 ];
 
 /** The demo person's first team (its uuid), for the team-reading cases. */

@@ -48,10 +48,14 @@ const READS = {
   },
   // Versions are frozen copies of the rows: their counts are shown, not every row again.
   'datasets.versions': async (ctx, a) => {
-    const list = await get(ctx, evalsPath('datasets', needId(a), 'versions'), ListOf(DatasetVersion));
+    const list = await get(ctx, evalsPath('datasets', needId(a), 'versions'), ListOf(z.unknown()));
+    // Each version read on its own: one that cannot be used is left out and named.
+    const versions = usableList(DatasetVersion, list.data);
+    const notUsable = leftOutNote('version', versions.left_out);
     return {
       ...list,
-      data: list.data.map(({ items, ...version }) => ({ item_count: items?.length, ...version })),
+      data: versions.items.map(({ items, ...version }) => ({ item_count: items?.length, ...version })),
+      ...(notUsable ? { not_usable: notUsable } : {}),
     };
   },
   'scorers.list': (ctx) => get(ctx, evalsPath('scorers'), ListOf(Scorer)),

@@ -26,7 +26,8 @@ export const Dataset = z.looseObject({
 export const DatasetVersion = z.looseObject({
   id: Id,
   version: z.number().int(),
-  item_count: z.number().int().optional(),
+  // The count's type is not fixed (spec 2 §2.7): a numeric string is read as its number.
+  item_count: z.preprocess(toNumber, z.number().int()).optional(),
   items: z.array(z.unknown()).optional(),
 });
 
