@@ -36,7 +36,7 @@ beforeAll(async () => {
   // Jobs finish at once (a job read is captured complete), and polls come quickly.
   sandbox = await startSandbox({
     quiet: true,
-    timing: { speechJobMs: 0, videoQueueMs: 0, videoRenderMs: 0, pollHintMs: 10 },
+    timing: { speechJobMs: 0, transcriptionJobMs: 0, videoQueueMs: 0, videoRenderMs: 0, pollHintMs: 10 },
   });
   keyed = await startHarness({ sharedSandbox: sandbox, config: { toolsets: 'all' } });
   keyless = await startHarness({ sharedSandbox: sandbox, credentials: [], config: { toolsets: 'all' } });
@@ -83,6 +83,10 @@ interface Case {
    */
   prepare?: (h: Harness) => Promise<Record<string, string>>;
 }
+
+/** A 1x1 transparent PNG, sent inline as a data URL. */
+const PIXEL =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 /** A text long enough that the sandbox answers speech with a job ticket. */
 const LONG_TEXT = 'A long narration. '.repeat(20);
@@ -377,7 +381,291 @@ const CASES: Case[] = [
     ],
     typed: ['finalized_at', 'usage.prompt_tokens', 'usage.completion_tokens', 'usage.total_tokens'],
   },
+  {
+    tool: 'video_generate',
+    label: 'submit',
+    args: { model: 'sandbox/video-lite', prompt: 'a comet', wait: false },
+    path: '/api/generate-video',
+    capture: { method: 'POST', body: { model: 'sandbox/video-lite', prompt: 'a comet' } },
+    // Spec 2 §2.4: the accepted reply lists `runId` and `id` (same value), `status`, `model`, `cost`...;
+    // either id is the run, so neither alone is always present.
+    always: [],
+  },
+  {
+    tool: 'video_recent',
+    args: {},
+    // Two runs more each time: the list always has two or more to spoil one of.
+    prepare: async (h) => {
+      await runIdOf(h, 'video_generate', { model: 'sandbox/video-lite', prompt: 'a comet', wait: false });
+      await runIdOf(h, 'video_generate', { model: 'sandbox/video-lite', prompt: 'a moon', wait: false });
+      return {};
+    },
+    path: '/api/generate-video/recover',
+    capture: { method: 'GET' },
+    // Spec 2 §4.6: the route is named ("recent runs for the user"), its reply not shown.
+    named: ['runs'],
+    always: [],
+  },
+  {
+    tool: 'transcribe',
+    label: 'sync',
+    args: { url: 'https://example.com/talk.mp3', model: 'whisper-sandbox' },
+    path: '/api/transcribe',
+    capture: { method: 'POST', body: { audioUrl: 'https://example.com/talk.mp3', model: 'whisper-sandbox' } },
+    // Spec 2 §2.5: the sync reply is `transcription` and `metadata` (`cost`, `chargedDuration`,
+    // `language`); without the transcription there is nothing to answer.
+    always: [],
+    needed: ['transcription'],
+  },
+  {
+    tool: 'transcribe',
+    label: 'job ticket',
+    args: { url: 'https://example.com/talk.mp3', model: 'scribe-async', max_wait_s: 0 },
+    path: '/api/transcribe',
+    capture: { method: 'POST', body: { audioUrl: 'https://example.com/talk.mp3', model: 'scribe-async' } },
+    // Spec 2 §2.5: the async ticket; its `runId` is what it is.
+    always: ['runId'],
+  },
+  {
+    tool: 'transcribe',
+    label: 'job done',
+    args: { url: 'https://example.com/talk.mp3', model: 'scribe-async', diarize: true, max_wait_s: 5 },
+    prepare: (h) =>
+      runIdOf(h, 'transcribe', { url: 'https://example.com/talk.mp3', model: 'scribe-async', max_wait_s: 0 }),
+    path: '/api/transcribe/status',
+    capture: { method: 'POST', body: { runId: '{run_id}' } },
+    // Spec 2 §2.5: the status reply is `status`; completed it has the transcription, and with
+    // diarization `diarization.segments[]` and `words[]`.
+    named: ['words', 'diarization.segments'],
+    always: ['status'],
+    needed: ['transcription'],
+  },
+  {
+    tool: 'image_edit',
+    args: { prompt: 'make it night', images: [PIXEL], n: 2 },
+    path: '/api/v1/images/edits',
+    capture: { method: 'POST', body: { prompt: 'make it night', imageDataUrl: PIXEL, n: 2 } },
+    // Spec 2 §4.4a: reply "not shown"; read like image_generate's (`{data: [...]}`).
+    named: ['data'],
+    always: [],
+    needed: ['data'],
+  },
+  {
+    tool: 'eval_run',
+    label: 'experiment',
+    args: {
+      rows: [{ input: 'What is the capital of France?', expected_output: 'Paris' }],
+      candidates: [{ model: 'openai/gpt-sandbox-mini' }],
+      scorers: ['contains'],
+      max_wait_s: 2,
+    },
+    // An experiment each run: the key's experiments-per-minute window is emptied first.
+    prepare: async () => {
+      forgetEvalRuns();
+      return {};
+    },
+    path: '/api/v1/evals/experiments',
+    capture: {
+      method: 'POST',
+      body: {
+        items: [{ input: 'What is the capital of France?', expected_output: 'Paris' }],
+        candidates: [{ id: 'c1', name: 'openai/gpt-sandbox-mini', model: 'openai/gpt-sandbox-mini' }],
+        scorer_ids: ['contains'],
+      },
+    },
+    // Spec 2 §2.7: the experiment's fields are listed, none marked required; `id` and `status` are
+    // what it is (§2.7 "a new experiment returns `queued` or `in_progress`").
+    always: ['id', 'status'],
+  },
+  {
+    tool: 'x402_complete',
+    label: 'replayed reply',
+    keyless: true,
+    args: { quote_id: '{quote_id}' },
+    // A web_search quote, paid by the sandbox wallet: the run replays the search with the proof.
+    prepare: async (h) => {
+      const quoted = await h.call('web_search', { query: 'reusable rockets', limit: 2 });
+      const id = (quoted.structuredContent as { payment?: { quote_id?: string } }).payment?.quote_id;
+      if (!id) throw new Error(`no quote: ${textOf(quoted)}`);
+      const paid = await fetch(`${sandbox.url}/__sandbox/x402/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ paymentId: id, scheme: 'nano' }),
+      });
+      if (!paid.ok) throw new Error(`the sandbox wallet did not pay ${id}`);
+      return { quote_id: id };
+    },
+    path: '/api/web',
+    // The replayed reply is the route's paid reply: captured with a key.
+    capture: {
+      method: 'POST',
+      body: { query: 'reusable rockets', outputType: 'searchResults' },
+      headers: { authorization: `Bearer ${P.demo.apiKey}` },
+    },
+    always: [],
+  },
+  {
+    tool: 'evals_read',
+    label: 'datasets',
+    args: { operation: 'datasets.list' },
+    // A dataset more each run: the list always has two or more to spoil one of.
+    prepare: async (h) => {
+      await h.call('evals_write', {
+        operation: 'datasets.create',
+        name: 'Capitals',
+        rows: [{ input: 'France' }],
+      });
+      await h.call('evals_write', {
+        operation: 'datasets.create',
+        name: 'Rivers',
+        rows: [{ input: 'Nile' }],
+      });
+      return {};
+    },
+    path: '/api/v1/evals/datasets',
+    capture: { method: 'GET' },
+    // Spec 2 §4.11: a list is `{object: list, data}`; a dataset's own fields are not in §2.7's table.
+    named: ['data'],
+    always: ['object', 'data', 'data.*.id'],
+  },
+  {
+    tool: 'evals_read',
+    label: 'dataset',
+    args: { operation: 'datasets.get', id: '{id}' },
+    prepare: async (h) => {
+      const made = await h.call('evals_write', {
+        operation: 'datasets.create',
+        name: 'Capitals',
+        rows: [{ input: 'France', expected_output: 'Paris' }, { input: 'Peru' }],
+      });
+      const id = JSON.stringify(made.structuredContent).match(/"id":"([^"]+)"/)?.[1];
+      if (!id) throw new Error(`no dataset: ${textOf(made)}`);
+      return { id };
+    },
+    path: '/api/v1/evals/datasets/{id}',
+    capture: { method: 'GET' },
+    always: ['id'],
+  },
+  {
+    tool: 'evals_read',
+    label: 'experiment',
+    args: { operation: 'experiments.get', id: '{id}' },
+    prepare: async (h) => {
+      forgetEvalRuns();
+      const run = await h.call('eval_run', {
+        rows: [{ input: 'What is the capital of France?', expected_output: 'Paris' }],
+        candidates: [{ model: 'openai/gpt-sandbox-mini' }],
+        scorers: ['contains'],
+        max_wait_s: 0,
+      });
+      const id = (run.structuredContent as { experiment_id?: string } | undefined)?.experiment_id;
+      if (!id) throw new Error(`no experiment: ${textOf(run)}`);
+      return { id };
+    },
+    path: '/api/v1/evals/experiments/{id}',
+    capture: { method: 'GET' },
+    // Spec 2 §2.7: the experiment's fields listed, none marked required; `id` and `status` are what it is.
+    always: ['id', 'status'],
+  },
+  {
+    tool: 'teams_read',
+    label: 'get',
+    args: { operation: 'get', team: '{team}' },
+    signedIn: true,
+    prepare: teamOf,
+    path: '/api/teams/{team}',
+    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    // Spec 1 §2 "Team (details)": the list item's four fields and more, none marked required; the
+    // four are what a team is. `responses_retention_days` is "0..365 or null".
+    always: ['team', ...['uuid', 'name', 'status', 'role'].map((f) => `team.${f}`)],
+    typed: ['team.responses_retention_days'],
+  },
+  {
+    tool: 'teams_read',
+    label: 'members',
+    args: { operation: 'members', team: '{team}' },
+    signedIn: true,
+    prepare: teamOf,
+    path: '/api/teams/{team}/members',
+    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    // Spec 1 §4.6: `{members, pagination: {page, limit, total, totalPages}}`; §2: a member's
+    // `sessionId` is an integer (what the member is).
+    named: ['members'],
+    always: [
+      'members',
+      'members.*.sessionId',
+      'pagination',
+      ...['page', 'limit', 'total', 'totalPages'].map((f) => `pagination.${f}`),
+    ],
+  },
+  {
+    tool: 'api_keys_read',
+    label: 'get',
+    args: { operation: 'get', id: '{id}' },
+    signedIn: true,
+    prepare: async (h) => {
+      const listed = await h.call('api_keys_read', { operation: 'list' });
+      const id = (listed.structuredContent as { data?: Array<{ id?: string }> } | undefined)?.data?.[0]?.id;
+      if (!id) throw new Error(`no key: ${textOf(listed)}`);
+      return { id };
+    },
+    path: '/api/management/v1/api-keys/{id}',
+    capture: { method: 'GET', headers: { authorization: `Bearer ${T.keysRead}` } },
+    // Spec 1 §4.5: the route is named, its bodies "not shown"; a key is its `id`, the whole answer.
+    always: [],
+    needed: ['id'],
+  },
+  {
+    tool: 'video_extend',
+    args: { run_id: '{run_id}', index: 0, max_wait_s: 2 },
+    // A finished run of the extendable model each time (jobs finish at once); the per-minute
+    // windows of the video routes emptied first.
+    prepare: (h) => {
+      sandbox.state.collection('media.rate').clear();
+      return runIdOf(h, 'video_generate', { model: 'sandbox/video-pro', prompt: 'a river', wait: false });
+    },
+    path: '/api/generate-video/extend',
+    capture: { method: 'POST', body: { runId: '{run_id}', index: 0 } },
+    // Spec 2 §2.4: the accepted reply as the submit's; either `runId` or `id` is the run.
+    always: [],
+  },
+  {
+    tool: 'evals_read',
+    label: 'dataset versions',
+    args: { operation: 'datasets.versions', id: '{id}' },
+    // A dataset frozen twice: two versions to spoil one of.
+    prepare: async (h) => {
+      const made = await h.call('evals_write', {
+        operation: 'datasets.create',
+        name: 'Capitals',
+        rows: [{ input: 'France', expected_output: 'Paris' }],
+      });
+      const id = JSON.stringify(made.structuredContent).match(/"id":"([^"]+)"/)?.[1];
+      if (!id) throw new Error(`no dataset: ${textOf(made)}`);
+      for (const _ of [1, 2]) {
+        const frozen = await h.call('evals_write', { operation: 'datasets.freeze', id });
+        if (frozen.isError) throw new Error(`not frozen: ${textOf(frozen)}`);
+      }
+      return { id };
+    },
+    path: '/api/v1/evals/datasets/{id}/versions',
+    capture: { method: 'GET' },
+    // Spec 2 §4.11: a list is `{object: list, data}`; §2.7: a version's `version` is an integer.
+    named: ['data'],
+    always: ['object', 'data', 'data.*.id', 'data.*.version'],
+  },
 ];
+
+/** The demo person's first team (its uuid), for the team-reading cases. */
+async function teamOf(h: Harness): Promise<Record<string, string>> {
+  const listed = await h.call('teams_read', { operation: 'list' });
+  const team = (listed.structuredContent as { data?: Array<{ uuid?: string }> } | undefined)?.data?.[0]?.uuid;
+  if (!team) throw new Error(`no team: ${textOf(listed)}`);
+  return { team };
+}
+
+/** The sandbox's experiments-per-minute windows emptied: a case may start an experiment each run. */
+const forgetEvalRuns = () => sandbox.state.collection('evals.rate').clear();
 
 /** A job started by a tool without waiting: its run id, for the job-reading cases. */
 async function runIdOf(
@@ -463,6 +751,8 @@ describe('tools answer mutated platform replies', () => {
         // Kind first, then a path of that kind: every kind is tried even where drops outnumber it.
         fc.asyncProperty(byKind(all), async (m) => {
           sandbox.faults.clear();
+          // Paid runs add up over the cases (videos, experiments): the demo balance never runs out.
+          sandbox.state.setBalance(sandbox.demoKey, 1000);
           const run = filled(c, (await c.prepare?.(h)) ?? {});
           sandbox.faults.add({ match: { path: run.path }, reshape: reshapeOf(m) });
           const result = await h.call(run.tool, run.args);

@@ -110,7 +110,7 @@ export default defineTool({
       kind: 'evaluation',
       next: nextRead(id),
       maxWaitS: args.max_wait_s,
-      startMessage: `experiment ${id}: ${p.total_items} rows x ${args.candidates.length} candidates x ${scorerIds.length} scorers`,
+      startMessage: `experiment ${id}: ${p?.total_items ?? '?'} rows x ${args.candidates.length} candidates x ${scorerIds.length} scorers`,
       poll: async () => {
         const { exp, retryAfterMs } = await getExperiment(ctx, id);
         if (TERMINAL.has(exp.status)) return { done: true, value: exp };

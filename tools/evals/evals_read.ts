@@ -29,7 +29,13 @@ const READS = {
     return { ...list, data: projects.items, ...(notUsable ? { not_usable: notUsable } : {}) };
   },
   'projects.get': (ctx, a) => get(ctx, evalsPath('projects', needId(a)), Project),
-  'datasets.list': (ctx) => get(ctx, evalsPath('datasets'), ListOf(Dataset)),
+  // Each dataset read on its own: one that cannot be used is left out and named.
+  'datasets.list': async (ctx) => {
+    const list = await get(ctx, evalsPath('datasets'), ListOf(z.unknown()));
+    const datasets = usableList(Dataset, list.data);
+    const notUsable = leftOutNote('dataset', datasets.left_out);
+    return { ...list, data: datasets.items, ...(notUsable ? { not_usable: notUsable } : {}) };
+  },
   'datasets.get': async (ctx, a) => {
     const dataset = await get(ctx, evalsPath('datasets', needId(a)), Dataset);
     const items = dataset.items ?? [];
@@ -42,10 +48,14 @@ const READS = {
   },
   // Versions are frozen copies of the rows: their counts are shown, not every row again.
   'datasets.versions': async (ctx, a) => {
-    const list = await get(ctx, evalsPath('datasets', needId(a), 'versions'), ListOf(DatasetVersion));
+    const list = await get(ctx, evalsPath('datasets', needId(a), 'versions'), ListOf(z.unknown()));
+    // Each version read on its own: one that cannot be used is left out and named.
+    const versions = usableList(DatasetVersion, list.data);
+    const notUsable = leftOutNote('version', versions.left_out);
     return {
       ...list,
-      data: list.data.map(({ items, ...version }) => ({ item_count: items?.length, ...version })),
+      data: versions.items.map(({ items, ...version }) => ({ item_count: items?.length, ...version })),
+      ...(notUsable ? { not_usable: notUsable } : {}),
     };
   },
   'scorers.list': (ctx) => get(ctx, evalsPath('scorers'), ListOf(Scorer)),

@@ -16,12 +16,18 @@ export const ListOf = <T extends z.ZodType>(item: T) => z.looseObject({ data: z.
 // Spec 2 §2.7 lists a project's fields without marking any required: `id` is what it is.
 export const Project = z.looseObject({ id: Id, name: z.string().optional() });
 
-export const Dataset = z.looseObject({ id: Id, name: z.string(), items: z.array(z.unknown()).optional() });
+// A dataset object's fields are not in spec 2 §2.7's table: `id` is what it is, the rest optional.
+export const Dataset = z.looseObject({
+  id: Id,
+  name: z.string().optional(),
+  items: z.array(z.unknown()).optional(),
+});
 
 export const DatasetVersion = z.looseObject({
   id: Id,
   version: z.number().int(),
-  item_count: z.number().int().optional(),
+  // The count's type is not fixed (spec 2 §2.7): a numeric string is read as its number.
+  item_count: z.preprocess(toNumber, z.number().int()).optional(),
   items: z.array(z.unknown()).optional(),
 });
 
@@ -32,20 +38,24 @@ export const Deleted = z.looseObject({ deleted: z.literal(true), id: Id });
 export const ExperimentStatus = z.enum(['queued', 'in_progress', 'completed', 'failed', 'cancelled']);
 export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
-const Count = z.number().int().min(0);
+// Spec 2 §2.7 lists the experiment's fields, none marked required: `id` and `status` are what it
+// is; the progress counts may be missing or numeric strings (a missing count reads as unknown).
+const Count = z.preprocess(toNumber, z.number().int().min(0)).optional();
 
 export const Experiment = z.looseObject({
   id: Id,
   status: ExperimentStatus,
-  progress: z.looseObject({
-    total_items: Count,
-    total_traces: Count,
-    completed_traces: Count,
-    failed_traces: Count,
-    total_scores: Count,
-    completed_scores: Count,
-    failed_scores: Count,
-  }),
+  progress: z
+    .looseObject({
+      total_items: Count,
+      total_traces: Count,
+      completed_traces: Count,
+      failed_traces: Count,
+      total_scores: Count,
+      completed_scores: Count,
+      failed_scores: Count,
+    })
+    .optional(),
   settings: z.looseObject({ store_content: z.boolean().optional() }).nullish(),
   error: z.union([z.looseObject({ code: z.string().optional(), message: z.string() }), z.string()]).nullish(),
 });

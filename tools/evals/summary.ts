@@ -42,24 +42,28 @@ interface WorstItem {
 type SummaryOut = Omit<z.infer<z.ZodObject<typeof Summary>>, 'table'> & { table?: TableRow[] };
 type TableRow = z.infer<typeof TableRow>;
 
-/** "traces 12/60, scores 30/120", the line a person reads while a run goes on. */
+/** "traces 12/60, scores 30/120", the line a person reads while a run goes on ("?" for a count not sent). */
 export function progressLine(exp: Experiment): string {
-  const p = exp.progress;
-  if (exp.status === 'queued') return `queued, ${p.total_traces} traces and ${p.total_scores} scores to run`;
-  const failed = p.failed_traces + p.failed_scores;
+  const p = exp.progress ?? {};
+  const n = (v: number | undefined) => v ?? 0;
+  const total = (v: number | undefined) => (v === undefined ? '?' : String(v));
+  if (exp.status === 'queued')
+    return `queued, ${total(p.total_traces)} traces and ${total(p.total_scores)} scores to run`;
+  const failed = n(p.failed_traces) + n(p.failed_scores);
   return (
-    `traces ${p.completed_traces + p.failed_traces}/${p.total_traces}, ` +
-    `scores ${p.completed_scores + p.failed_scores}/${p.total_scores}` +
+    `traces ${n(p.completed_traces) + n(p.failed_traces)}/${total(p.total_traces)}, ` +
+    `scores ${n(p.completed_scores) + n(p.failed_scores)}/${total(p.total_scores)}` +
     (failed ? ` (${failed} failed)` : '')
   );
 }
 
-/** Share of the work units done. */
+/** Share of the work units done (0 while the totals are not sent). */
 export function fractionDone(exp: Experiment): number {
-  const p = exp.progress;
-  const total = p.total_traces + p.total_scores;
-  const done = p.completed_traces + p.failed_traces + p.completed_scores + p.failed_scores;
-  return total === 0 ? 0 : done / total;
+  const p = exp.progress ?? {};
+  const n = (v: number | undefined) => v ?? 0;
+  const total = n(p.total_traces) + n(p.total_scores);
+  const done = n(p.completed_traces) + n(p.failed_traces) + n(p.completed_scores) + n(p.failed_scores);
+  return total === 0 ? 0 : Math.min(1, done / total);
 }
 
 /** Every output item of a finished experiment, page by page. */

@@ -3,6 +3,8 @@ import { followJob, jobDone, jobFailed } from '../../src/jobs/follow.js';
 import { runNext, sayNext } from '../../src/jobs/next.js';
 import type { Step } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { NumberLike } from '../../src/replies/number.js';
+import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { FileFields, saveBytes, whereSaved } from './shared.js';
 
 /**
@@ -12,36 +14,38 @@ import { FileFields, saveBytes, whereSaved } from './shared.js';
  */
 const Segment = z.object({
   speaker: z.string().optional(),
-  start: z.number(),
-  end: z.number(),
+  start: NumberLike,
+  end: NumberLike,
   text: z.string(),
 });
 const Word = z.looseObject({
   type: z.string().optional(),
   text: z.string(),
-  start: z.number().optional(),
-  end: z.number().optional(),
+  start: NumberLike.optional(),
+  end: NumberLike.optional(),
 });
 const Done = z.looseObject({
   transcription: z.string().optional(),
   text: z.string().optional(),
   metadata: z
     .looseObject({
-      cost: z.number().optional(),
-      chargedDuration: z.number().optional(),
+      cost: NumberLike.optional(),
+      chargedDuration: NumberLike.optional(),
       language: z.string().optional(),
     })
     .optional(),
-  diarization: z.looseObject({ segments: z.array(z.looseObject(Segment.shape)) }).optional(),
-  words: z.array(Word).optional(),
+  // Segments and words are read one by one (finish): one that cannot be used is left out and named.
+  diarization: z.looseObject({ segments: z.array(z.unknown()) }).optional(),
+  words: z.array(z.unknown()).optional(),
 });
+// Numbers may come as numeric strings: the spec fixes none of their types.
 /** Sync reply, 202 ticket, or a status reply (spec 2 §2.5): all optional, told apart by fields. */
 export const TranscribeReply = Done.extend({
   runId: z.string().optional(),
   status: z.string().optional(),
   error: z.string().optional(),
-  cost: z.number().optional(),
-  chargedDuration: z.number().optional(),
+  cost: NumberLike.optional(),
+  chargedDuration: NumberLike.optional(),
 });
 export type TranscribeReply = z.infer<typeof TranscribeReply>;
 
@@ -50,7 +54,8 @@ const MAX_WORDS = 200;
 const MAX_SEGMENTS = 100;
 const MAX_TEXT = 20_000;
 
-export const TranscriptOut = z.object({
+// Loose: a `not_usable` note passes without being listed (tokens).
+export const TranscriptOut = z.looseObject({
   status: z.enum(['completed', 'pending']),
   text: z.string().optional(),
   language: z.string().optional(),
@@ -127,13 +132,23 @@ export async function finish(ctx: ToolContext, settled: Settled): Promise<Transc
   }
   const r = settled.done;
   const text = r.transcription ?? r.text ?? '';
-  const segments = r.diarization?.segments.map((s) => ({
+  const readSegments = r.diarization
+    ? usableList(z.looseObject(Segment.shape), r.diarization.segments, { nameKeys: [] })
+    : undefined;
+  const readWords = r.words ? usableList(Word, r.words, { nameKeys: [] }) : undefined;
+  const notUsable = [
+    leftOutNote('segment', readSegments?.left_out ?? []),
+    leftOutNote('word', readWords?.left_out ?? []),
+  ]
+    .filter(Boolean)
+    .join('; ');
+  const segments = readSegments?.items.map((s) => ({
     ...(s.speaker ? { speaker: s.speaker } : {}),
     start: s.start,
     end: s.end,
     text: s.text,
   }));
-  const words = r.words?.map((w) => ({
+  const words = readWords?.items.map((w) => ({
     text: w.text,
     ...(w.start !== undefined ? { start: w.start } : {}),
     ...(w.end !== undefined ? { end: w.end } : {}),
@@ -158,6 +173,7 @@ export async function finish(ctx: ToolContext, settled: Settled): Promise<Transc
     ...(words && words.length <= MAX_WORDS ? { words } : {}),
     ...file,
     ...(runId ? { run_id: runId } : {}),
+    ...(notUsable ? { not_usable: notUsable } : {}),
   };
 }
 
@@ -175,5 +191,6 @@ export function transcriptText(r: TranscriptOut): string {
   ].filter(Boolean);
   if (meta.length) lines.push('', meta.join(', '));
   if (r.uri) lines.push(`Full transcript: ${whereSaved(r)}`);
+  if (typeof r.not_usable === 'string') lines.push(r.not_usable);
   return lines.join('\n');
 }

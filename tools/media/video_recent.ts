@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { runNext } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 
 /** The recover route's reply is not specified; the usual container and id keys are accepted. */
 const Run = z.looseObject({
@@ -14,11 +15,12 @@ const Run = z.looseObject({
   videoUrl: z.string().nullish(),
   error: z.string().nullish(),
 });
+// The lists are read one element at a time: a run that cannot be used is left out and named.
 const Reply = z.looseObject({
-  runs: z.array(Run).optional(),
-  data: z.array(Run).optional(),
-  videos: z.array(Run).optional(),
-  jobs: z.array(Run).optional(),
+  runs: z.array(z.unknown()).optional(),
+  data: z.array(z.unknown()).optional(),
+  videos: z.array(z.unknown()).optional(),
+  jobs: z.array(z.unknown()).optional(),
 });
 
 export default defineTool({
@@ -28,7 +30,8 @@ export default defineTool({
   toolset: 'media',
   credential: 'api_key',
   input: z.object({ limit: z.number().int().min(1).max(50).default(10) }),
-  output: z.object({
+  // Loose: a `not_usable` note passes without being listed (tokens).
+  output: z.looseObject({
     runs: z.array(
       z.object({
         run_id: z.string(),
@@ -46,8 +49,12 @@ export default defineTool({
       path: '/api/generate-video/recover',
       schema: Reply,
     });
-    const items = data.runs ?? data.data ?? data.videos ?? data.jobs ?? [];
-    const runs = items.flatMap((run) => {
+    const read = usableList(Run, data.runs ?? data.data ?? data.videos ?? data.jobs ?? [], {
+      nameKeys: ['runId', 'requestId', 'id'],
+      usable: (run) => ((run.runId ?? run.requestId ?? run.id) ? undefined : 'has no runId'),
+    });
+    const notUsable = leftOutNote('run', read.left_out);
+    const runs = read.items.flatMap((run) => {
       const id = run.runId ?? run.requestId ?? run.id;
       if (!id) return [];
       if (run.status)
@@ -68,14 +75,17 @@ export default defineTool({
         },
       ];
     });
-    return { runs: runs.slice(0, args.limit) };
+    return { runs: runs.slice(0, args.limit), ...(notUsable ? { not_usable: notUsable } : {}) };
   },
   text: (r) =>
-    r.runs.length === 0
-      ? 'No recent video runs.'
-      : r.runs
-          .map((run) =>
-            `${run.run_id} ${run.status ?? ''} ${run.model ?? ''} ${run.prompt ? `"${run.prompt}"` : ''}`.trim(),
-          )
-          .join('\n'),
+    [
+      r.runs.length === 0
+        ? 'No recent video runs.'
+        : r.runs
+            .map((run) =>
+              `${run.run_id} ${run.status ?? ''} ${run.model ?? ''} ${run.prompt ? `"${run.prompt}"` : ''}`.trim(),
+            )
+            .join('\n'),
+      ...(typeof r.not_usable === 'string' ? [r.not_usable] : []),
+    ].join('\n'),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../../src/context.js';
 import { explainRefusal } from '../../src/credential-refusal.js';
 import { InputError, PermissionError } from '../../src/errors.js';
+import { NumberLike } from '../../src/replies/number.js';
 import { keepOutOfStore } from '../../src/secrets.js';
 import type { RequestSpec } from '../../src/upstream/client.js';
 
@@ -35,9 +36,10 @@ export const TeamItem = z.looseObject({
 export const TeamDetails = TeamItem.extend({
   paused_at: z.string().nullish(),
   suspended_at: z.string().nullish(),
-  usage_limit_usd: z.number().nullish(),
+  // Amounts may come as numeric strings: spec 1 §2 fixes no type for them.
+  usage_limit_usd: NumberLike.nullish(),
   responses_retention_days: z.number().int().min(0).max(365).nullish(),
-  balances: z.looseObject({ usd_balance: z.number().nullish() }).nullish(),
+  balances: z.looseObject({ usd_balance: NumberLike.nullish() }).nullish(),
 });
 export type TeamDetails = z.infer<typeof TeamDetails>;
 export const Member = z.looseObject({
@@ -47,9 +49,9 @@ export const Member = z.looseObject({
   member_name: z.string().nullish(),
   displayName: z.string().nullish(),
   email: z.string().nullish(),
-  usage_limit_usd: z.number().nullish(),
+  usage_limit_usd: NumberLike.nullish(),
   usage_limit_enforced: z.boolean().nullish(),
-  usage_usd_monthly: z.number().nullish(),
+  usage_usd_monthly: NumberLike.nullish(),
 });
 export type Member = z.infer<typeof Member>;
 export const MemberPage = z.looseObject({

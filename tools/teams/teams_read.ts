@@ -4,6 +4,7 @@ import { defineTool } from '../../src/mcp/define-tool.js';
 import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import {
   Invitation,
+  Member,
   MemberPage,
   Preferences,
   sessionCall,
@@ -63,9 +64,16 @@ export default defineTool({
         method: 'GET',
         path: teamPath(ref, '/members'),
         query: { page: args.page, limit: args.limit },
-        schema: MemberPage,
+        schema: MemberPage.extend({ members: z.array(z.unknown()) }),
       });
-      return { operation, data };
+      // Each member read on its own: one that cannot be used is left out and named.
+      const members = usableList(Member, data.members, { nameKeys: ['displayName', 'member_name', 'email'] });
+      const notUsable = leftOutNote('member', members.left_out);
+      return {
+        operation,
+        data: { ...data, members: members.items },
+        ...(notUsable ? { not_usable: notUsable } : {}),
+      };
     }
     if (operation === 'self') {
       return {
