@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CredentialProvider } from '../credentials.js';
 import { ApiError, MissingCredentialError } from '../errors.js';
-import type { Logger } from '../log.js';
+import { type Logger, redact } from '../log.js';
 import type { HttpClient } from '../upstream/client.js';
 import type { Drift, FreeRoute, Outcome } from './types.js';
 
@@ -23,7 +23,8 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `array(${value.length})`;
   if (typeof value === 'object') return 'object';
-  const text = JSON.stringify(value);
+  // A drifted field may hold a key or a token: what is printed is redacted before it is cut short.
+  const text = redact(JSON.stringify(value));
   return `${typeof value} ${text.length > 40 ? `${text.slice(0, 39)}…` : text}`;
 }
 
