@@ -1,4 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
+import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /** While large payloads flow, the old generation may grow by half its live size between full collections. */
 export const BOUNDED_GROWING_PERCENT = 50;
@@ -52,7 +53,61 @@ export class HeapGrowth {
   }
 }
 
+/** The young generation's semi-space stops growing at this size (V8's own limit is 16 MiB on 64-bit). */
+export const YOUNG_SEMI_SPACE_CAP_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Caps the young generation at YOUNG_SEMI_SPACE_CAP_BYTES a semi-space, the runtime twin of
+ * `--max-semi-space-size=8`, which only a command line can set. V8 doubles the young generation
+ * after scavenges where much survives, up to 2 x 16 MiB; a server whose calls leave a few KiB of
+ * garbage each gains little CPU from the last doubling, and its RSS keeps the 16 MiB
+ * (bench/NOTES.md). V8 reads the growth factor at each resize, so after each minor collection the
+ * factor is 1 (no growth) at the cap and V8's 2 below it: a young generation V8 shrank may grow back.
+ */
+export class YoungGeneration {
+  private capped = false;
+
+  constructor(
+    private readonly setGrowthFactor: (factor: number) => void,
+    private readonly newSpaceBytes: () => number,
+    private readonly capBytes = YOUNG_SEMI_SPACE_CAP_BYTES,
+  ) {}
+
+  get isCapped(): boolean {
+    return this.capped;
+  }
+
+  /** After a minor collection: hold the young generation at the cap, or let it grow again. */
+  afterScavenge(): void {
+    // The new space holds two semi-spaces.
+    const atCap = this.newSpaceBytes() >= 2 * this.capBytes;
+    if (atCap === this.capped) return;
+    this.capped = atCap;
+    this.setGrowthFactor(atCap ? 1 : 2);
+  }
+}
+
 let active: HeapGrowth | undefined;
+let young: PerformanceObserver | undefined;
+
+/** Starts the young-generation cap unless the operator sized it (command line or NODE_OPTIONS). */
+function capYoungGeneration(): void {
+  const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) =>
+    /semi[-_]space/.test(arg),
+  );
+  if (chosen || young) return;
+  const generation = new YoungGeneration(
+    (factor) => setFlagsFromString(`--semi-space-growth-factor=${factor}`),
+    () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0,
+  );
+  young = new PerformanceObserver((list) => {
+    const minor = (entry: PerformanceEntry) =>
+      ((entry as { detail?: unknown }).detail as { kind?: number } | undefined)?.kind ===
+      constants.NODE_PERFORMANCE_GC_MINOR;
+    if (list.getEntries().some(minor)) generation.afterScavenge();
+  });
+  young.observe({ entryTypes: ['gc'] });
+}
 
 /**
  * Turns the policy on for this process (either transport). An operator's own
@@ -62,6 +117,7 @@ export function manageHeapGrowth(): HeapGrowth | undefined {
   const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) =>
     /heap[-_]growing[-_]percent/.test(arg),
   );
+  capYoungGeneration();
   if (chosen) return undefined;
   active ??= new HeapGrowth((percent) => setFlagsFromString(`--heap-growing-percent=${percent}`));
   return active;

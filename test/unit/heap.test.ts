@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -12,6 +14,8 @@ import {
   HeapGrowth,
   LARGE_PAYLOAD_BYTES,
   manageHeapGrowth,
+  YOUNG_SEMI_SPACE_CAP_BYTES,
+  YoungGeneration,
 } from '../../src/heap.js';
 import { createLogger } from '../../src/log.js';
 import { readJson } from '../../src/mcp/http/endpoint/request.js';
@@ -72,6 +76,50 @@ describe('HeapGrowth', () => {
       if (before === undefined) delete process.env.NODE_OPTIONS;
       else process.env.NODE_OPTIONS = before;
     }
+  });
+});
+
+describe('YoungGeneration', () => {
+  const MiB = 1024 * 1024;
+
+  it('stops growth at the cap and lets a young generation V8 shrank grow again', () => {
+    const factors: number[] = [];
+    let size = 2 * MiB;
+    const young = new YoungGeneration(
+      (factor) => factors.push(factor),
+      () => size,
+    );
+    young.afterScavenge();
+    expect(factors).toEqual([]);
+    size = 2 * YOUNG_SEMI_SPACE_CAP_BYTES;
+    young.afterScavenge();
+    young.afterScavenge();
+    expect(factors).toEqual([1]);
+    expect(young.isCapped).toBe(true);
+    size = 4 * MiB;
+    young.afterScavenge();
+    expect(factors).toEqual([1, 2]);
+    expect(young.isCapped).toBe(false);
+  });
+
+  // In a process of its own: the cap changes V8's flags for the whole process.
+  const sizeAfterChurn = (mode: 'cap' | 'none', env: NodeJS.ProcessEnv = {}) =>
+    Number(
+      execFileSync(
+        process.execPath,
+        ['--import', 'tsx', fileURLToPath(new URL('./young-generation.child.ts', import.meta.url)), mode],
+        { env: { ...process.env, NODE_OPTIONS: '', ...env }, encoding: 'utf8' },
+      ),
+    );
+
+  it("holds a busy process's young generation at two semi-spaces of the cap (V8 alone doubles it)", () => {
+    expect(sizeAfterChurn('cap')).toBeLessThanOrEqual(2 * YOUNG_SEMI_SPACE_CAP_BYTES);
+    expect(sizeAfterChurn('none')).toBeGreaterThan(2 * YOUNG_SEMI_SPACE_CAP_BYTES);
+  });
+
+  it('leaves the young generation alone when the operator sized it', () => {
+    const size = sizeAfterChurn('cap', { NODE_OPTIONS: '--max-semi-space-size=32' });
+    expect(size).toBeGreaterThan(2 * YOUNG_SEMI_SPACE_CAP_BYTES);
   });
 });
 
