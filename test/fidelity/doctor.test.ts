@@ -113,6 +113,72 @@ describe('orbit-mcp doctor', () => {
     expect(usage2.isError, textOf(usage2)).toBeFalsy();
   });
 
+  it('names a value the tools tolerate away (a boolean sent as "yes"), while usage_get still answers', async () => {
+    sandbox.faults.add({
+      match: { path: '/api/subscription/v1/usage' },
+      persist: true,
+      reshape: { set: { active: 'yes', daily: 5 } },
+    });
+    const { code, outcomes, printed } = await doctor(false);
+    expect(code).toBe(1);
+    expect(outcomes.find((o) => o.route === 'usage (API key)')).toEqual({
+      route: 'usage (API key)',
+      path: '/api/subscription/v1/usage',
+      status: 'drift',
+      drift: [
+        { field: 'active', expected: 'boolean', got: 'string "yes"', tolerated: true },
+        { field: 'daily', expected: 'object', got: 'number 5', tolerated: true },
+      ],
+    });
+    expect(printed).toMatch(/^drift +usage \(API key\)/m);
+    expect(printed).toMatch(/active: expected boolean, got string "yes" \(the tools answer without it\)/);
+    expect(printed).toMatch(/1 route drifted/);
+    // The tool reads the same reply: it answers, without the two values it could not read.
+    const usage = await h.call('usage_get', {});
+    expect(usage.isError, textOf(usage)).toBeFalsy();
+    expect(out(usage)).toMatchObject({ quotas: { daily_operations: { used: null } } });
+  });
+
+  it('names a list element the tool leaves out, and an x402 rail list it drops', async () => {
+    sandbox.faults.add({
+      match: { path: '/api/v1/x402/endpoints' },
+      persist: true,
+      reshape: { set: { 'data.0.path': 5, schemes: 'base-usdc' } },
+    });
+    const { code, outcomes } = await doctor();
+    expect(code).toBe(1);
+    const x402 = outcomes.find((o) => o.route === 'x402 endpoints');
+    expect(x402).toMatchObject({
+      status: 'drift',
+      drift: expect.arrayContaining([
+        { field: 'schemes', expected: 'array', got: 'string "base-usdc"', tolerated: true },
+        {
+          field: expect.stringMatching(/^data\[/),
+          expected: 'a route record',
+          got: expect.stringMatching(/^path: /),
+          tolerated: true,
+        },
+      ]),
+    });
+    const listed = await h.call('x402_endpoints', {});
+    expect(listed.isError, textOf(listed)).toBeFalsy();
+    expect(textOf(listed)).toMatch(/1 route not usable/);
+  });
+
+  it('a numeric string where the tools read one is not drift: read in full, exit 0', async () => {
+    sandbox.faults.add({
+      match: { path: '/api/subscription/v1/usage' },
+      persist: true,
+      reshape: { stringify: ['daily.used', 'daily.remaining', 'limits.daily', 'monthly.used'] },
+    });
+    const { code, outcomes } = await doctor();
+    expect(outcomes.find((o) => o.route === 'usage (API key)')).toMatchObject({ status: 'ok' });
+    expect(code).toBe(0);
+    // The fault did reshape the reply: the sandbox sent strings, the tool reads their numbers.
+    const usage = await h.call('usage_get', {});
+    expect(out(usage)).toMatchObject({ quotas: { daily_operations: { used: expect.any(Number) } } });
+  });
+
   it('says unreachable for a route that fails, and that is not drift', async () => {
     sandbox.faults.add({ match: { path: '/api/v1/x402/endpoints' }, status: 503, persist: true });
     const { code, outcomes } = await doctor();
