@@ -5,7 +5,7 @@ import { isEnclaveModel, newNonce } from '../src/tee/index.js';
 import { Retention } from './account/settings-replies.js';
 import { KeyUsage, ManagementUsage } from './account/usage.js';
 import { DataCatalog } from './data/shared.js';
-import { KeyList } from './keys/shared.js';
+import { KeyRecord, RawKeyList } from './keys/shared.js';
 import { Catalog, catalogPath, MODEL_KINDS, ModelRecord } from './models/shared.js';
 import { Reply as X402Catalog, Route as X402Route } from './payments/catalog.js';
 import { TeamItem } from './teams/shared.js';
@@ -133,7 +133,18 @@ export const FREE_ROUTES: readonly FreeRoute[] = [
     credential: 'management_token',
     schema: ManagementUsage,
   },
-  { name: 'API keys', path: '/api/management/v1/api-keys', credential: 'management_token', schema: KeyList },
+  {
+    name: 'API keys',
+    path: '/api/management/v1/api-keys',
+    credential: 'management_token',
+    // api_keys_read reads each key on its own (the reply's list, found under `data` or bare).
+    schema: RawKeyList,
+    inspect: leftOut((keys) => keys, KeyRecord, {
+      field: 'data',
+      expected: 'a key record with an id',
+      nameKeys: ['id', 'name'],
+    }),
+  },
   {
     name: 'retention setting',
     path: '/api/user/responses-retention',

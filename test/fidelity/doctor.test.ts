@@ -9,6 +9,7 @@ import {
 } from '../../src/sandbox/index.js';
 import { HttpClient } from '../../src/upstream/client.js';
 import { FREE_ROUTES } from '../../tools/doctor-routes.js';
+import { credentials } from '../helpers/accounts.js';
 import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
 
 // Issue 25 item 5: `orbit-mcp doctor` reads free routes only and names drift; the tools still answer.
@@ -16,7 +17,16 @@ let sandbox: Sandbox;
 let h: Harness;
 beforeAll(async () => {
   sandbox = await startSandbox({ quiet: true });
-  h = await startHarness({ sharedSandbox: sandbox, config: { toolsets: 'all' } });
+  // The tools read with the credentials doctor reads with.
+  h = await startHarness({
+    sharedSandbox: sandbox,
+    credentials: credentials({
+      key: sandbox.demoKey,
+      token: SANDBOX_MANAGEMENT_TOKENS.all,
+      session: SANDBOX_PEOPLE.demo.session,
+    }),
+    config: { toolsets: 'all' },
+  });
 });
 afterAll(async () => {
   await h.close();
@@ -163,6 +173,23 @@ describe('orbit-mcp doctor', () => {
     const listed = await h.call('x402_endpoints', {});
     expect(listed.isError, textOf(listed)).toBeFalsy();
     expect(textOf(listed)).toMatch(/1 route not usable/);
+  });
+
+  it('names a key api_keys_read leaves out, while the list still answers', async () => {
+    sandbox.faults.add({
+      match: { path: '/api/management/v1/api-keys' },
+      persist: true,
+      reshape: { drop: ['data.0.id'] },
+    });
+    const { code, outcomes } = await doctor();
+    expect(code).toBe(1);
+    expect(outcomes.find((o) => o.route === 'API keys')).toMatchObject({
+      status: 'drift',
+      drift: [{ field: expect.stringMatching(/^data\[/), got: 'has no id', tolerated: true }],
+    });
+    const listed = await h.call('api_keys_read', { operation: 'list' });
+    expect(listed.isError, textOf(listed)).toBeFalsy();
+    expect(out(listed)).toMatchObject({ not_usable: expect.stringMatching(/^1 key not usable/) });
   });
 
   it('a numeric string where the tools read one is not drift: read in full, exit 0', async () => {
