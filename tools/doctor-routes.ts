@@ -4,7 +4,7 @@ import { usableList } from '../src/replies/usable-list.js';
 import { isEnclaveModel, newNonce } from '../src/tee/index.js';
 import { Retention } from './account/settings-replies.js';
 import { KeyUsage, ManagementUsage } from './account/usage.js';
-import { DataCatalog } from './data/shared.js';
+import { DataEntry, RawCatalog as RawDataCatalog } from './data/shared.js';
 import { KeyRecord, RawKeyList } from './keys/shared.js';
 import { Catalog, catalogPath, MODEL_KINDS, ModelRecord } from './models/shared.js';
 import { Reply as X402Catalog, Route as X402Route } from './payments/catalog.js';
@@ -113,7 +113,17 @@ export const FREE_ROUTES: readonly FreeRoute[] = [
     schema: Catalog,
     inspect: modelsLeftOut,
   },
-  { name: 'data endpoints', path: '/api/v1/data/endpoints', credential: 'optional', schema: DataCatalog },
+  {
+    name: 'data endpoints',
+    path: '/api/v1/data/endpoints',
+    credential: 'optional',
+    schema: RawDataCatalog,
+    inspect: leftOut((data) => (data as { data: unknown }).data, DataEntry, {
+      field: 'data',
+      expected: 'an endpoint record (id, category, methods, endpoint)',
+      nameKeys: ['id', 'name'],
+    }),
+  },
   {
     name: 'x402 endpoints',
     path: '/api/v1/x402/endpoints',

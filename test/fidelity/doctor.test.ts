@@ -8,6 +8,7 @@ import {
   startSandbox,
 } from '../../src/sandbox/index.js';
 import { HttpClient } from '../../src/upstream/client.js';
+import { forgetDataCatalogs } from '../../tools/data/shared.js';
 import { FREE_ROUTES } from '../../tools/doctor-routes.js';
 import { credentials } from '../helpers/accounts.js';
 import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
@@ -35,6 +36,7 @@ afterAll(async () => {
 beforeEach(() => {
   sandbox.faults.clear();
   sandbox.clearRequests();
+  forgetDataCatalogs();
 });
 
 function doctor(json = true) {
@@ -190,6 +192,23 @@ describe('orbit-mcp doctor', () => {
     const listed = await h.call('api_keys_read', { operation: 'list' });
     expect(listed.isError, textOf(listed)).toBeFalsy();
     expect(out(listed)).toMatchObject({ not_usable: expect.stringMatching(/^1 key not usable/) });
+  });
+
+  it('names a data endpoint data_endpoints leaves out, while the catalog still answers', async () => {
+    sandbox.faults.add({
+      match: { path: '/api/v1/data/endpoints' },
+      persist: true,
+      reshape: { drop: ['data.0.methods'] },
+    });
+    const { code, outcomes } = await doctor();
+    expect(code).toBe(1);
+    expect(outcomes.find((o) => o.route === 'data endpoints')).toMatchObject({
+      status: 'drift',
+      drift: [{ field: expect.stringMatching(/^data\[/), got: 'has no methods', tolerated: true }],
+    });
+    const listed = await h.call('data_endpoints', {});
+    expect(listed.isError, textOf(listed)).toBeFalsy();
+    expect(textOf(listed)).toMatch(/1 data endpoint not usable/);
   });
 
   it('a numeric string where the tools read one is not drift: read in full, exit 0', async () => {
