@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { Drift, FreeRoute } from '../src/doctor/types.js';
+import { usableList } from '../src/replies/usable-list.js';
 import { isEnclaveModel, newNonce } from '../src/tee/index.js';
 import { Retention } from './account/settings-replies.js';
 import { KeyUsage, ManagementUsage } from './account/usage.js';
-import { DataCatalog } from './data/shared.js';
-import { KeyList } from './keys/shared.js';
-import { Catalog, catalogModels, catalogPath, MODEL_KINDS } from './models/shared.js';
-import { Reply as X402Catalog } from './payments/catalog.js';
+import { DataEntry, RawCatalog as RawDataCatalog } from './data/shared.js';
+import { KeyRecord, RawKeyList } from './keys/shared.js';
+import { Catalog, catalogPath, MODEL_KINDS, ModelRecord } from './models/shared.js';
+import { Reply as X402Catalog, Route as X402Route } from './payments/catalog.js';
 import { TeamItem } from './teams/shared.js';
 import { AttestationReply } from './verify/attest.js';
 
@@ -62,13 +63,29 @@ function nonceEcho(reply: unknown, nonce: string): Drift[] {
       ];
 }
 
-/** Models a tool would leave out, as drift: the route answers, but not every model can be used. */
-const modelsLeftOut = (data: unknown): Drift[] =>
-  catalogModels((data as { data: unknown[] }).data).left_out.map((m) => ({
-    field: `data[${m.name}]`,
-    expected: 'a model record with an id',
-    got: m.reason,
-  }));
+/**
+ * The elements of a list its tool reads one by one and would leave out, as drift: the route
+ * answers, but not every element can be used (the tool names them and goes on with the rest).
+ */
+function leftOut(
+  list: (data: unknown) => unknown,
+  element: z.ZodType,
+  options: { field: string; expected: string; nameKeys: readonly string[] },
+): (data: unknown) => Drift[] {
+  return (data) =>
+    usableList(element, list(data), { nameKeys: options.nameKeys }).left_out.map((item) => ({
+      field: `${options.field}[${item.name}]`,
+      expected: options.expected,
+      got: item.reason,
+      tolerated: true,
+    }));
+}
+
+const modelsLeftOut = leftOut((data) => (data as { data: unknown }).data, ModelRecord, {
+  field: 'data',
+  expected: 'a model record with an id',
+  nameKeys: ['id', 'name'],
+});
 
 export const FREE_ROUTES: readonly FreeRoute[] = [
   {
@@ -96,8 +113,29 @@ export const FREE_ROUTES: readonly FreeRoute[] = [
     schema: Catalog,
     inspect: modelsLeftOut,
   },
-  { name: 'data endpoints', path: '/api/v1/data/endpoints', credential: 'optional', schema: DataCatalog },
-  { name: 'x402 endpoints', path: '/api/v1/x402/endpoints', credential: 'optional', schema: X402Catalog },
+  {
+    name: 'data endpoints',
+    path: '/api/v1/data/endpoints',
+    credential: 'optional',
+    schema: RawDataCatalog,
+    inspect: leftOut((data) => (data as { data: unknown }).data, DataEntry, {
+      field: 'data',
+      expected: 'an endpoint record (id, category, methods, endpoint)',
+      nameKeys: ['id', 'name'],
+    }),
+  },
+  {
+    name: 'x402 endpoints',
+    path: '/api/v1/x402/endpoints',
+    credential: 'optional',
+    schema: X402Catalog,
+    // x402_endpoints reads each route on its own, a list or one under `data`.
+    inspect: leftOut((data) => (Array.isArray(data) ? data : (data as { data: unknown }).data), X402Route, {
+      field: 'data',
+      expected: 'a route record',
+      nameKeys: ['path', 'url'],
+    }),
+  },
   { name: 'usage (API key)', path: '/api/subscription/v1/usage', credential: 'api_key', schema: KeyUsage },
   {
     name: 'usage (management)',
@@ -105,7 +143,18 @@ export const FREE_ROUTES: readonly FreeRoute[] = [
     credential: 'management_token',
     schema: ManagementUsage,
   },
-  { name: 'API keys', path: '/api/management/v1/api-keys', credential: 'management_token', schema: KeyList },
+  {
+    name: 'API keys',
+    path: '/api/management/v1/api-keys',
+    credential: 'management_token',
+    // api_keys_read reads each key on its own (the reply's list, found under `data` or bare).
+    schema: RawKeyList,
+    inspect: leftOut((keys) => keys, KeyRecord, {
+      field: 'data',
+      expected: 'a key record with an id',
+      nameKeys: ['id', 'name'],
+    }),
+  },
   {
     name: 'retention setting',
     path: '/api/user/responses-retention',

@@ -1,32 +1,11 @@
 import { z } from 'zod';
 import type { CredentialProvider } from '../credentials.js';
 import { ApiError, MissingCredentialError } from '../errors.js';
-import { type Logger, redact } from '../log.js';
+import type { Logger } from '../log.js';
 import type { HttpClient } from '../upstream/client.js';
-import type { Drift, FreeRoute, Outcome } from './types.js';
-
-/** What a zod issue says, as `field`, `expected`, `got`. */
-export function driftsOf(error: z.ZodError, data: unknown): Drift[] {
-  return error.issues.slice(0, 5).map((issue) => {
-    const field = issue.path.length ? issue.path.map(String).join('.') : '(body)';
-    let value: unknown = data;
-    for (const key of issue.path)
-      value = (value as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey];
-    const expected =
-      'expected' in issue && typeof issue.expected === 'string' ? issue.expected : issue.message;
-    return { field, expected, got: describe(value) };
-  });
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `array(${value.length})`;
-  if (typeof value === 'object') return 'object';
-  // A drifted field may hold a key or a token: what is printed is redacted before it is cut short.
-  const text = redact(JSON.stringify(value));
-  return `${typeof value} ${text.length > 40 ? `${text.slice(0, 39)}…` : text}`;
-}
+import { driftsOf } from './drift.js';
+import { toleratedDrifts } from './tolerated.js';
+import type { FreeRoute, Outcome } from './types.js';
 
 /**
  * Reads each free route with the credential it needs and checks the reply against the tools'
@@ -66,7 +45,10 @@ export async function runDoctor(
       continue;
     }
     const parsed = route.schema.safeParse(data);
-    const drift = parsed.success ? (route.inspect?.(parsed.data) ?? []) : driftsOf(parsed.error, data);
+    // A reply the schema accepted may still have lost a value to a `.catch`: that is drift too.
+    const drift = parsed.success
+      ? [...toleratedDrifts(route.schema, data), ...(route.inspect?.(parsed.data) ?? [])]
+      : driftsOf(parsed.error, data);
     outcomes.push(drift.length ? { ...base, status: 'drift', drift } : { ...base, status: 'ok' });
     if (parsed.success) queue.push(...(route.follow?.(parsed.data) ?? []));
   }
@@ -80,7 +62,10 @@ export function doctorText(outcomes: readonly Outcome[], platform: string): stri
     const head = `${o.status.padEnd(11)} ${o.route} (GET ${o.path})`;
     if (o.status === 'drift') {
       lines.push(head);
-      for (const d of o.drift) lines.push(`              ${d.field}: expected ${d.expected}, got ${d.got}`);
+      for (const d of o.drift) {
+        const lost = d.tolerated ? ' (the tools answer without it)' : '';
+        lines.push(`              ${d.field}: expected ${d.expected}, got ${d.got}${lost}`);
+      }
     } else if (o.status === 'unreachable' || o.status === 'skipped') lines.push(`${head}: ${o.reason}`);
     else lines.push(head);
   }

@@ -26,6 +26,11 @@ export interface Drift {
   field: string;
   expected: string;
   got: string;
+  /**
+   * The tools read on without it (a value a schema's `.catch` dropped, a list element left out):
+   * the call still answers, but this value is lost. Absent when the reply fails the tools' schema.
+   */
+  tolerated?: true;
 }
 
 export type Outcome =

@@ -8,7 +8,9 @@ import {
   startSandbox,
 } from '../../src/sandbox/index.js';
 import { HttpClient } from '../../src/upstream/client.js';
+import { forgetDataCatalogs } from '../../tools/data/shared.js';
 import { FREE_ROUTES } from '../../tools/doctor-routes.js';
+import { credentials } from '../helpers/accounts.js';
 import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
 
 // Issue 25 item 5: `orbit-mcp doctor` reads free routes only and names drift; the tools still answer.
@@ -16,7 +18,16 @@ let sandbox: Sandbox;
 let h: Harness;
 beforeAll(async () => {
   sandbox = await startSandbox({ quiet: true });
-  h = await startHarness({ sharedSandbox: sandbox, config: { toolsets: 'all' } });
+  // The tools read with the credentials doctor reads with.
+  h = await startHarness({
+    sharedSandbox: sandbox,
+    credentials: credentials({
+      key: sandbox.demoKey,
+      token: SANDBOX_MANAGEMENT_TOKENS.all,
+      session: SANDBOX_PEOPLE.demo.session,
+    }),
+    config: { toolsets: 'all' },
+  });
 });
 afterAll(async () => {
   await h.close();
@@ -25,6 +36,7 @@ afterAll(async () => {
 beforeEach(() => {
   sandbox.faults.clear();
   sandbox.clearRequests();
+  forgetDataCatalogs();
 });
 
 function doctor(json = true) {
@@ -111,6 +123,106 @@ describe('orbit-mcp doctor', () => {
     expect(JSON.stringify(out(listed))).toContain('video');
     const usage2 = await h.call('usage_get', {});
     expect(usage2.isError, textOf(usage2)).toBeFalsy();
+  });
+
+  it('names a value the tools tolerate away (a boolean sent as "yes"), while usage_get still answers', async () => {
+    sandbox.faults.add({
+      match: { path: '/api/subscription/v1/usage' },
+      persist: true,
+      reshape: { set: { active: 'yes', daily: 5 } },
+    });
+    const { code, outcomes, printed } = await doctor(false);
+    expect(code).toBe(1);
+    expect(outcomes.find((o) => o.route === 'usage (API key)')).toEqual({
+      route: 'usage (API key)',
+      path: '/api/subscription/v1/usage',
+      status: 'drift',
+      drift: [
+        { field: 'active', expected: 'boolean', got: 'string "yes"', tolerated: true },
+        { field: 'daily', expected: 'object', got: 'number 5', tolerated: true },
+      ],
+    });
+    expect(printed).toMatch(/^drift +usage \(API key\)/m);
+    expect(printed).toMatch(/active: expected boolean, got string "yes" \(the tools answer without it\)/);
+    expect(printed).toMatch(/1 route drifted/);
+    // The tool reads the same reply: it answers, without the two values it could not read.
+    const usage = await h.call('usage_get', {});
+    expect(usage.isError, textOf(usage)).toBeFalsy();
+    expect(out(usage)).toMatchObject({ quotas: { daily_operations: { used: null } } });
+  });
+
+  it('names a list element the tool leaves out, and an x402 rail list it drops', async () => {
+    sandbox.faults.add({
+      match: { path: '/api/v1/x402/endpoints' },
+      persist: true,
+      reshape: { set: { 'data.0.path': 5, schemes: 'base-usdc' } },
+    });
+    const { code, outcomes } = await doctor();
+    expect(code).toBe(1);
+    const x402 = outcomes.find((o) => o.route === 'x402 endpoints');
+    expect(x402).toMatchObject({
+      status: 'drift',
+      drift: expect.arrayContaining([
+        { field: 'schemes', expected: 'array', got: 'string "base-usdc"', tolerated: true },
+        {
+          field: expect.stringMatching(/^data\[/),
+          expected: 'a route record',
+          got: expect.stringMatching(/^path: /),
+          tolerated: true,
+        },
+      ]),
+    });
+    const listed = await h.call('x402_endpoints', {});
+    expect(listed.isError, textOf(listed)).toBeFalsy();
+    expect(textOf(listed)).toMatch(/1 route not usable/);
+  });
+
+  it('names a key api_keys_read leaves out, while the list still answers', async () => {
+    sandbox.faults.add({
+      match: { path: '/api/management/v1/api-keys' },
+      persist: true,
+      reshape: { drop: ['data.0.id'] },
+    });
+    const { code, outcomes } = await doctor();
+    expect(code).toBe(1);
+    expect(outcomes.find((o) => o.route === 'API keys')).toMatchObject({
+      status: 'drift',
+      drift: [{ field: expect.stringMatching(/^data\[/), got: 'has no id', tolerated: true }],
+    });
+    const listed = await h.call('api_keys_read', { operation: 'list' });
+    expect(listed.isError, textOf(listed)).toBeFalsy();
+    expect(out(listed)).toMatchObject({ not_usable: expect.stringMatching(/^1 key not usable/) });
+  });
+
+  it('names a data endpoint data_endpoints leaves out, while the catalog still answers', async () => {
+    sandbox.faults.add({
+      match: { path: '/api/v1/data/endpoints' },
+      persist: true,
+      reshape: { drop: ['data.0.methods'] },
+    });
+    const { code, outcomes } = await doctor();
+    expect(code).toBe(1);
+    expect(outcomes.find((o) => o.route === 'data endpoints')).toMatchObject({
+      status: 'drift',
+      drift: [{ field: expect.stringMatching(/^data\[/), got: 'has no methods', tolerated: true }],
+    });
+    const listed = await h.call('data_endpoints', {});
+    expect(listed.isError, textOf(listed)).toBeFalsy();
+    expect(textOf(listed)).toMatch(/1 data endpoint not usable/);
+  });
+
+  it('a numeric string where the tools read one is not drift: read in full, exit 0', async () => {
+    sandbox.faults.add({
+      match: { path: '/api/subscription/v1/usage' },
+      persist: true,
+      reshape: { stringify: ['daily.used', 'daily.remaining', 'limits.daily', 'monthly.used'] },
+    });
+    const { code, outcomes } = await doctor();
+    expect(outcomes.find((o) => o.route === 'usage (API key)')).toMatchObject({ status: 'ok' });
+    expect(code).toBe(0);
+    // The fault did reshape the reply: the sandbox sent strings, the tool reads their numbers.
+    const usage = await h.call('usage_get', {});
+    expect(out(usage)).toMatchObject({ quotas: { daily_operations: { used: expect.any(Number) } } });
   });
 
   it('says unreachable for a route that fails, and that is not drift', async () => {

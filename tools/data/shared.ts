@@ -36,8 +36,8 @@ export const DataCatalog = z.looseObject({
 });
 export type DataCatalog = z.infer<typeof DataCatalog>;
 
-/** The catalog as the tools read it: each entry on its own, the ones left out named. */
-const RawCatalog = DataCatalog.extend({ data: z.array(z.unknown()) });
+/** The catalog as the tools (and orbit-mcp doctor) read it: each entry on its own, the ones left out named. */
+export const RawCatalog = DataCatalog.extend({ data: z.array(z.unknown()) });
 type ReadCatalog = DataCatalog & { not_usable?: string };
 
 const catalogs = new ReplyCache<ReadCatalog>();

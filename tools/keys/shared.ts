@@ -45,15 +45,10 @@ export const KeyRecord = z
   .pipe(z.looseObject({ id: z.string() }));
 export type KeyRecord = z.infer<typeof KeyRecord>;
 
-/** The key list with each key still unread: api_keys_read reads them one by one. */
+/** The key list with each key still unread: api_keys_read (and orbit-mcp doctor) read them one by one. */
 export const RawKeyList = z.union([
   z.looseObject({ data: z.array(z.unknown()) }).transform((list) => list.data),
   z.array(z.unknown()),
-]);
-
-export const KeyList = z.union([
-  z.looseObject({ data: z.array(KeyRecord) }).transform((list) => list.data),
-  z.array(KeyRecord),
 ]);
 
 export const keysPath = (id?: string) =>
