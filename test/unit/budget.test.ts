@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { SpendBudget } from '../../src/budget.js';
+import { MemoryStore } from '../../src/store/memory.js';
+import type { LedgerStep } from '../../src/store/store.js';
+
+/** A budget over a memory ledger that counts the steps it is asked for. */
+function counted(limitUsd: number | undefined) {
+  const store = new MemoryStore();
+  const steps: LedgerStep['op'][] = [];
+  const ledger = store.ledger.bind(store);
+  store.ledger = (key, step) => {
+    steps.push(step.op);
+    return ledger(key, step);
+  };
+  return { budget: new SpendBudget(limitUsd, { store, key: 'budget' }), steps };
+}
+
+const price = { usd: 0.5, basis: 'a ceiling of 0.5 USD per call' };
+
+describe('SpendBudget without a limit', () => {
+  it('holds nothing while a call runs and counts it once, in one ledger step', async () => {
+    const { budget, steps } = counted(undefined);
+    const call = await budget.reserve(price);
+    expect(steps).toEqual([]);
+    expect(await budget.state()).toMatchObject({ spent_usd: 0, reserved_usd: 0 });
+    await call.settle(0.002);
+    await call.settle(0.002);
+    expect(steps).toEqual(['read', 'settle']);
+    expect(await budget.state()).toMatchObject({ spent_usd: 0.002, reserved_usd: 0 });
+  });
+
+  it('writes nothing for a call that failed or cost nothing', async () => {
+    const { budget, steps } = counted(undefined);
+    await (await budget.reserve(price)).release();
+    await (await budget.reserve(price)).settle(0);
+    await (await budget.reserve(price)).settle(undefined);
+    expect(steps).toEqual([]);
+  });
+
+  it("keeps a job's later cost under the job's id, counted once by whoever reads it", async () => {
+    const { budget } = counted(undefined);
+    await (await budget.reserve(price)).defer('job-1', 0.25, 0.01);
+    expect(await budget.state()).toMatchObject({ spent_usd: 0.01, reserved_usd: 0.25 });
+    await budget.settleJob('job-1', 0.2);
+    await budget.settleJob('job-1', 0.2);
+    expect(await budget.state()).toMatchObject({ spent_usd: 0.21, reserved_usd: 0 });
+  });
+});
+
+describe('SpendBudget with a limit', () => {
+  it('reserves before the call and settles after: two ledger steps', async () => {
+    const { budget, steps } = counted(1);
+    const call = await budget.reserve(price);
+    expect(await budget.state()).toMatchObject({ reserved_usd: 0.5, left_usd: 0.5 });
+    await call.settle(0.1);
+    expect(steps).toEqual(['reserve', 'read', 'settle']);
+    expect(await budget.state()).toMatchObject({ spent_usd: 0.1, reserved_usd: 0, left_usd: 0.9 });
+  });
+});
