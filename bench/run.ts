@@ -10,10 +10,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { SANDBOX_DEMO_KEY, startSandbox } from '../src/sandbox/index.js';
 import { buildBaselines } from './lib/build-baselines.js';
 import type { Figure } from './lib/figure.js';
-import { startInProcess } from './lib/in-process.js';
 import { BENCH_OUTPUT_DIR, ORBIT_BIN } from './lib/paths.js';
 import { markdownTable, writeReadmeBlock, writeResults } from './lib/report.js';
 import { measureFirstProgress } from './measures/first-progress.js';
@@ -73,6 +74,9 @@ if (loadAtStart > cpus().length / 2) {
 }
 say('building baselines…');
 const baselines = await buildBaselines();
+const { startInProcess } = (await import(
+  pathToFileURL(resolve(baselines.inProcess)).href
+)) as typeof import('./lib/in-process.js');
 const sandbox = await startSandbox({ quiet: true });
 const figures: Figure[] = [];
 // The plain server (no --sandbox) pointed at a sandbox that is already up: what a desktop
@@ -156,7 +160,7 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
   async image() {
     say(`large image: ${IMAGE_ROUNDS} image_generate calls with a 24 MiB image, and as many direct…`);
     const key = sandbox.state.createKey({ balance: 1_000_000, label: 'bench image' });
-    return measureLargeImage(sandbox.url, key, IMAGE_ROUNDS);
+    return measureLargeImage(sandbox.url, key, IMAGE_ROUNDS, startInProcess);
   },
 
   async throughput() {

@@ -13,6 +13,12 @@ export interface Baselines {
   http: string;
   /** A load process of the throughput benchmark. */
   loadWorker: string;
+  /**
+   * bench/lib/in-process.ts (orbit-mcp's server and an SDK client in one process) bundled as
+   * dist/orbit-mcp.js is: the per-call figures measure the code that ships, not tsx's transform
+   * of the sources (which, for one, names every closure it creates).
+   */
+  inProcess: string;
 }
 
 export async function buildBaselines(): Promise<Baselines> {
@@ -24,6 +30,7 @@ export async function buildBaselines(): Promise<Baselines> {
   };
   // The same packaging as dist/orbit-mcp.js: the start-up ratio is only fair if both are packaged alike.
   for (const [name, source] of Object.entries(entries)) await bundle(name, source, join(TMP, 'bundled'));
+  await bundle('in-process', 'bench/lib/in-process.ts', join(TMP, 'in-process'));
   // Not bundled: each file transpiled alone, imports left to Node's resolver (bench/.tmp sits
   // inside the project, so node_modules is found the usual way).
   await build({
@@ -39,5 +46,6 @@ export async function buildBaselines(): Promise<Baselines> {
     unbundled: join(TMP, 'unbundled', 'minimal-server.js'),
     http: join(TMP, 'bundled', 'minimal-http-server.js'),
     loadWorker: join(TMP, 'bundled', 'load-worker.js'),
+    inProcess: join(TMP, 'in-process', 'in-process.js'),
   };
 }

@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { request } from 'undici';
 import type { Figure } from '../lib/figure.js';
-import { startInProcess } from '../lib/in-process.js';
+import type { startInProcess } from '../lib/in-process.js';
 import { BENCH_OUTPUT_DIR } from '../lib/paths.js';
 import { median, round } from '../lib/stats.js';
 
@@ -25,7 +25,12 @@ const gc = runInNewContext('gc') as () => void;
  * PNGs, so a proxy in front of it answers the generation route with the large reply and passes
  * everything else (the model catalog) through.
  */
-export async function measureLargeImage(sandboxUrl: string, key: string, rounds: number): Promise<Figure[]> {
+export async function measureLargeImage(
+  sandboxUrl: string,
+  key: string,
+  rounds: number,
+  start: typeof startInProcess,
+): Promise<Figure[]> {
   const reply = Buffer.from(
     JSON.stringify({
       created: 1,
@@ -38,7 +43,7 @@ export async function measureLargeImage(sandboxUrl: string, key: string, rounds:
   await mkdir(BENCH_OUTPUT_DIR, { recursive: true });
   const proxy = await largeImageProxy(new URL(sandboxUrl), reply);
   const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
-  const mcp = await startInProcess(url, key);
+  const mcp = await start(url, key);
   try {
     const direct = async () => {
       const res = await request(`${url}/api/v1/images`, {

@@ -155,7 +155,7 @@ export async function measureLatency(
           added: round(added, 3),
           ...(p === 50 ? { target: '≤ 0.3 ms added', pass: added <= 0.3 } : {}),
           details: {
-            via: 'in-process MCP client and server (InMemoryTransport)',
+            via: 'in-process MCP client and server (InMemoryTransport), bundled as dist is',
             direct: `${one.direct.method} ${one.direct.path}`,
             // Each MCP call against the direct call next to it: robust to slow drift in machine load.
             medianPairedAddedMs: round(median(mcpMs.map((ms, j) => ms - directMs[j]!)), 3),
