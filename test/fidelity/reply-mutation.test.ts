@@ -36,7 +36,15 @@ beforeAll(async () => {
   // Jobs finish at once (a job read is captured complete), and polls come quickly.
   sandbox = await startSandbox({
     quiet: true,
-    timing: { speechJobMs: 0, transcriptionJobMs: 0, videoQueueMs: 0, videoRenderMs: 0, pollHintMs: 10 },
+    timing: {
+      speechJobMs: 0,
+      transcriptionJobMs: 0,
+      videoQueueMs: 0,
+      videoRenderMs: 0,
+      evalQueueMs: 0,
+      evalStepMs: 0,
+      pollHintMs: 10,
+    },
   });
   keyed = await startHarness({ sharedSandbox: sandbox, config: { toolsets: 'all' } });
   keyless = await startHarness({ sharedSandbox: sandbox, credentials: [], config: { toolsets: 'all' } });
@@ -654,7 +662,77 @@ const CASES: Case[] = [
     named: ['data'],
     always: ['object', 'data', 'data.*.id', 'data.*.version'],
   },
+  {
+    tool: 'evals_read',
+    label: 'project',
+    args: { operation: 'projects.get', id: '{id}' },
+    prepare: async (h) => ({
+      id: idOf(await h.call('evals_write', { operation: 'projects.create', name: 'Moons' })),
+    }),
+    path: '/api/v1/evals/projects/{id}',
+    capture: { method: 'GET' },
+    // Spec 2 §2.7 lists a project's fields without marking any required: `id` is what it is.
+    always: ['id'],
+  },
+  {
+    tool: 'evals_read',
+    label: 'scorers',
+    args: { operation: 'scorers.list' },
+    path: '/api/v1/evals/scorers',
+    capture: { method: 'GET' },
+    // Spec 2 §4.11: a list is `{object: list, data}` ("includes built-in, legacy and versioned
+    // scorers"); §2.7 marks none of a scorer's fields required: `id` is what it is.
+    named: ['data'],
+    always: ['object', 'data', 'data.*.id'],
+  },
+  {
+    tool: 'evals_read',
+    label: 'scorer',
+    args: { operation: 'scorers.get', id: 'contains' },
+    path: '/api/v1/evals/scorers/contains',
+    capture: { method: 'GET' },
+    // Spec 2 §4.11 "GET latest version"; §2.7: `id` is what a scorer is.
+    always: ['id'],
+  },
+  {
+    tool: 'evals_read',
+    label: 'output items',
+    args: { operation: 'experiments.output_items', id: '{id}' },
+    // One finished experiment (two rows, two scorers) read each run: reading it changes nothing.
+    prepare: () => (finishedExperiment ??= finishExperiment()),
+    path: '/api/v1/evals/experiments/{id}/output_items',
+    capture: { method: 'GET', query: '?limit=20' },
+    // Spec 2 §4.11 names the route ("output items"), not its shape: the items are the whole answer.
+    named: ['data'],
+    always: [],
+    needed: ['data'],
+  },
 ];
+
+/** The id in a tool's `{operation, data: {id}}` result. */
+function idOf(result: Awaited<ReturnType<Harness['call']>>): string {
+  const id = (result.structuredContent as { data?: { id?: unknown } } | undefined)?.data?.id;
+  if (typeof id !== 'string') throw new Error(`no id: ${textOf(result)}`);
+  return id;
+}
+
+let finishedExperiment: Promise<Record<string, string>> | undefined;
+/** An experiment run to its end by the keyed harness (the sandbox's eval steps take no time). */
+async function finishExperiment(): Promise<Record<string, string>> {
+  forgetEvalRuns();
+  const run = await keyed.call('eval_run', {
+    rows: [
+      { input: 'What is the capital of France?', expected_output: 'Paris' },
+      { input: 'What is the capital of Peru?', expected_output: 'Lima' },
+    ],
+    candidates: [{ model: 'openai/gpt-sandbox-mini' }],
+    scorers: ['contains', 'exact_match'],
+    max_wait_s: 5,
+  });
+  const o = run.structuredContent as { experiment_id?: string; status?: string } | undefined;
+  if (!o?.experiment_id || o.status !== 'completed') throw new Error(`not finished: ${textOf(run)}`);
+  return { id: o.experiment_id };
+}
 
 /** The demo person's first team (its uuid), for the team-reading cases. */
 async function teamOf(h: Harness): Promise<Record<string, string>> {
