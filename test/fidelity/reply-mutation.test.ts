@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reshape } from '../../src/sandbox/drift/reshape.js';
 import {
   SANDBOX_PEOPLE as P,
+  SANDBOX_KEY_PREFIX,
   type Sandbox,
   startSandbox,
   SANDBOX_MANAGEMENT_TOKENS as T,
@@ -30,7 +31,7 @@ process.env.ORBIT_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'orbit-mutation-'));
 let sandbox: Sandbox;
 let keyed: Harness;
 let keyless: Harness;
-/** The demo person with a key, a key-reading management token and a session (account routes). */
+/** The demo person with a key, a management token of every scope and a session (account routes). */
 let signedIn: Harness;
 beforeAll(async () => {
   // Jobs finish at once (a job read is captured complete), and polls come quickly.
@@ -50,7 +51,7 @@ beforeAll(async () => {
   keyless = await startHarness({ sharedSandbox: sandbox, credentials: [], config: { toolsets: 'all' } });
   signedIn = await startHarness({
     sharedSandbox: sandbox,
-    credentials: credentials({ key: P.demo.apiKey, token: T.keysRead, session: P.demo.session }),
+    credentials: credentials({ key: P.demo.apiKey, token: T.all, session: P.demo.session }),
     config: { toolsets: 'all' },
   });
 });
@@ -69,7 +70,12 @@ interface Case {
   signedIn?: boolean;
   /** The route whose reply is mutated, and how to capture it. */
   path: string;
-  capture: { method: 'GET' | 'POST'; query?: string; body?: unknown; headers?: Record<string, string> };
+  capture: {
+    method: 'GET' | 'POST' | 'PATCH';
+    query?: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+  };
   /** Fields the spec shows as always present (dotted, `*` for any element): never left out. */
   always: string[];
   /** Fields whose type the spec fixes (never sent as strings); `always` fields count too. */
@@ -707,7 +713,116 @@ const CASES: Case[] = [
     always: [],
     needed: ['data'],
   },
+  {
+    tool: 'evals_write',
+    label: 'project',
+    args: { operation: 'projects.create', name: 'Moons' },
+    path: '/api/v1/evals/projects',
+    capture: { method: 'POST', body: { name: 'Moons' } },
+    // Spec 2 §2.7: a project's fields, none marked required; `id` is what it is.
+    always: ['id'],
+  },
+  {
+    tool: 'evals_write',
+    label: 'dataset',
+    args: { operation: 'datasets.create', name: 'Capitals', rows: [{ input: 'France' }, { input: 'Peru' }] },
+    path: '/api/v1/evals/datasets',
+    capture: { method: 'POST', body: { name: 'Capitals', items: [{ input: 'France' }, { input: 'Peru' }] } },
+    // A dataset's own fields are not in spec 2 §2.7's table: `id` is what it is.
+    always: ['id'],
+  },
+  {
+    tool: 'evals_write',
+    label: 'scorer',
+    args: { operation: 'scorers.create', id: 'mutation_contains', scorer_type: 'contains' },
+    path: '/api/v1/evals/scorers',
+    capture: { method: 'POST', body: { id: 'mutation_contains', scorer_type: 'contains' } },
+    // Spec 2 §2.7: a scorer's fields, none marked required; `id` is what it is.
+    always: ['id'],
+  },
+  {
+    tool: 'settings_write',
+    label: 'retention',
+    args: { operation: 'retention', retention_days: 30 },
+    signedIn: true,
+    path: '/api/user/responses-retention',
+    capture: {
+      method: 'POST',
+      body: { responsesRetentionDays: 30 },
+      headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` },
+    },
+    // Spec 1 §4.6: the reply is "stored per session", its shape not shown.
+    always: [],
+  },
+  {
+    tool: 'settings_write',
+    label: 'default team',
+    args: { operation: 'default_team', team: '{team}' },
+    signedIn: true,
+    prepare: teamOf,
+    path: '/api/user/default-team',
+    capture: {
+      method: 'PATCH',
+      body: { team_uuid: '{team}' },
+      headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` },
+    },
+    // Spec 1 §4.6: `{ok, metadata: {default_team_uuid}}`.
+    always: ['ok', 'metadata', 'metadata.default_team_uuid'],
+  },
+  {
+    tool: 'api_keys_write',
+    label: 'create',
+    args: { operation: 'create', name: '{name}' },
+    signedIn: true,
+    // A fresh name each run: the same create twice would be replayed, not made.
+    prepare: async () => ({ name: `mutation ${++made}` }),
+    path: '/api/management/v1/api-keys',
+    capture: {
+      method: 'POST',
+      body: { name: '{name}' },
+      headers: { authorization: `Bearer ${T.all}`, 'idempotency-key': '{name}' },
+    },
+    // Spec 1 §4.3: the bodies are "not shown"; the creation reply carries the secret, `key`, which
+    // is what a create is for. The secret never reaches the result (checked for every case).
+    always: [],
+    needed: ['key'],
+  },
+  {
+    tool: 'teams_write',
+    label: 'create',
+    args: { operation: 'create', name: '{name}' },
+    signedIn: true,
+    // A fresh name each run: a second team of one name is a conflict (spec 1 §4.6).
+    prepare: async () => ({ name: `Mutation ${++made}` }),
+    path: '/api/teams',
+    capture: {
+      method: 'POST',
+      body: { name: '{name}' },
+      headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` },
+    },
+    // Spec 1 §4.6: `{team}`; §2.8 as for teams_read get.
+    always: ['team', ...['uuid', 'name', 'status', 'role'].map((f) => `team.${f}`)],
+    typed: ['team.responses_retention_days'],
+  },
+  {
+    tool: 'teams_write',
+    label: 'invite',
+    args: { operation: 'invite', team: '{team}', email: '{email}' },
+    signedIn: true,
+    prepare: async (h) => ({ ...(await teamOf(h)), email: `guest${++made}@example.com` }),
+    path: '/api/teams/{team}/invitations',
+    capture: {
+      method: 'POST',
+      body: { email: '{email}', role: 'member' },
+      headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` },
+    },
+    // Spec 1 §4.6: `{invitation}`; §2.8 lists its fields, none marked required: `id` is what it is.
+    always: ['invitation', 'invitation.id'],
+  },
 ];
+
+/** A counter for names that must differ from run to run. */
+let made = 0;
 
 /** The id in a tool's `{operation, data: {id}}` result. */
 function idOf(result: Awaited<ReturnType<Harness['call']>>): string {
@@ -837,6 +952,8 @@ describe('tools answer mutated platform replies', () => {
           // The mutated reply was read (a case whose tool never reached the route proves nothing).
           expect(sandbox.faults.list(), `${m.kind} ${m.path}: the route was not called`).toHaveLength(0);
           const text = textOf(result);
+          // No key secret reaches a result, whatever the reply (api_keys_write create gets one).
+          expect(JSON.stringify(result), `${m.kind} ${m.path}`).not.toContain(SANDBOX_KEY_PREFIX);
           const bare = m.kind === 'drop' && (c.needed ?? []).includes(m.path.replace(/\.\d+(?=\.|$)/g, '.*'));
           if (result.isError && bare) expect(text, `${m.kind} ${m.path}`).not.toMatch(/internal/i);
           else if (result.isError)
