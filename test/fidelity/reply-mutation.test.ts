@@ -819,6 +819,26 @@ const CASES: Case[] = [
     // Spec 1 §4.6: `{invitation}`; §2.8 lists its fields, none marked required: `id` is what it is.
     always: ['invitation', 'invitation.id'],
   },
+  {
+    tool: 'tee_verify',
+    args: { request_id: '{request_id}', model: 'TEE/llama-sandbox' },
+    // A fresh enclave reply each run: its signature is what is read.
+    prepare: async (h) => {
+      const chat = await h.call('chat', {
+        model: 'TEE/llama-sandbox',
+        prompt: 'A private question',
+        stream: false,
+      });
+      const id = (chat.structuredContent as { request_id?: string } | undefined)?.request_id;
+      if (!id) throw new Error(`no request id: ${textOf(chat)}`);
+      return { request_id: id };
+    },
+    path: '/api/v1/tee/signature/{request_id}',
+    capture: { method: 'GET', query: '?model=TEE/llama-sandbox&signing_algo=ecdsa' },
+    // Spec 2 §4.12: the reply has `text`, `signature`, `signing_address`. A drop elsewhere may
+    // fail a check (the verdict says which), never the call.
+    always: ['text', 'signature', 'signing_address'],
+  },
 ];
 
 /** A counter for names that must differ from run to run. */
