@@ -12,6 +12,7 @@ import {
   SANDBOX_MANAGEMENT_TOKENS as T,
 } from '../../src/sandbox/index.js';
 import { SESSION_COOKIE } from '../../src/upstream/client.js';
+import catalog from '../../tools/catalog.json' with { type: 'json' };
 import { forgetDataCatalogs } from '../../tools/data/shared.js';
 import { credentials } from '../helpers/accounts.js';
 import { type Harness, startHarness, textOf } from '../helpers/harness.js';
@@ -24,7 +25,8 @@ import { type Harness, startHarness, textOf } from '../helpers/harness.js';
  * names what it left out; never a crash, never upstream_invalid (save for a `needed` field, the
  * whole answer of a reply the spec does not shape). Each run checks the mutated reply was read, and
  * a case's `prepare` makes what a run reads afresh (a job, a project; a cache forgotten). Seeds are
- * fixed, runs few.
+ * fixed, runs few. No key secret reaches any result. Every catalog tool has a case or a reason in
+ * `NO_REPLY` (checked at the end): a new tool that reads a reply cannot go uncovered.
  */
 process.env.ORBIT_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'orbit-mutation-'));
 
@@ -841,6 +843,24 @@ const CASES: Case[] = [
   },
 ];
 
+/**
+ * The catalog's tools that have no case here, each with why. `local` ones call no platform route
+ * (the catalog says so: openWorldHint false); the others' replies are tested elsewhere.
+ */
+const NO_REPLY: Record<string, { local?: true; why: string }> = {
+  auth_status: { local: true, why: 'reports the credentials this server holds; calls no route' },
+  auth_logout: {
+    local: true,
+    why: 'forgets stored credentials; the platform has no revocation route (spec 1 §4.2)',
+  },
+  auth_login: {
+    why: 'its reply is the OAuth key exchange, read before the tool runs: every mutation in test/fidelity/auth-exchange.test.ts',
+  },
+  music_generate: {
+    why: 'its reply is audio bytes (spec 2 §4.7), no JSON to mutate: a reply that is not audio in test/fidelity/music-reply.test.ts',
+  },
+};
+
 /** A counter for names that must differ from run to run. */
 let made = 0;
 
@@ -989,4 +1009,26 @@ describe('tools answer mutated platform replies', () => {
       sandbox.faults.clear();
     });
   }
+});
+
+describe('the mutation cases cover the catalog', () => {
+  it('every tool has a case or is in NO_REPLY with a reason, never both', () => {
+    const withCase = new Set(CASES.map((c) => c.tool));
+    for (const { name, listing } of catalog) {
+      const exempt = NO_REPLY[name];
+      if (!exempt) {
+        expect(withCase.has(name), `${name} reads a platform reply: add a case, or a NO_REPLY reason`).toBe(
+          true,
+        );
+        continue;
+      }
+      expect(withCase.has(name), `${name} has a case and a NO_REPLY reason`).toBe(false);
+      expect(exempt.why).toMatch(/^[^\n]{10,}$/);
+      const annotations = listing.annotations as { openWorldHint?: boolean } | undefined;
+      if (exempt.local) expect(annotations?.openWorldHint, `${name} is local`).toBe(false);
+    }
+    const named = new Set(catalog.map((t) => t.name));
+    for (const name of [...withCase, ...Object.keys(NO_REPLY)])
+      expect(named.has(name), `${name} is no tool`).toBe(true);
+  });
 });
