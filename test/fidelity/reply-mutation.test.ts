@@ -822,6 +822,69 @@ const CASES: Case[] = [
     always: ['invitation', 'invitation.id'],
   },
   {
+    tool: 'evals_write',
+    label: 'freeze',
+    args: { operation: 'datasets.freeze', id: '{id}' },
+    prepare: async (h) => ({
+      id: idOf(
+        await h.call('evals_write', {
+          operation: 'datasets.create',
+          name: 'Capitals',
+          rows: [{ input: 'France' }, { input: 'Peru' }],
+        }),
+      ),
+    }),
+    path: '/api/v1/evals/datasets/{id}/versions',
+    capture: { method: 'POST' },
+    // Spec 2 §2.7: a version's `version` is an integer; `id` is what it is.
+    always: ['id', 'version'],
+  },
+  {
+    tool: 'api_keys_write',
+    label: 'update',
+    args: { operation: 'update', id: '{id}', daily_request_limit: 100 },
+    signedIn: true,
+    // A key of its own each run (never the demo key the other cases spend with).
+    prepare: async (h) => {
+      const created = await h.call('api_keys_write', { operation: 'create', name: `mutation ${++made}` });
+      const id = (created.structuredContent as { data?: { key?: { id?: string } } } | undefined)?.data?.key
+        ?.id;
+      if (!id) throw new Error(`no key: ${textOf(created)}`);
+      return { id };
+    },
+    path: '/api/management/v1/api-keys/{id}',
+    capture: {
+      method: 'PATCH',
+      body: { daily_request_limit: 100 },
+      headers: { authorization: `Bearer ${T.all}` },
+    },
+    // Spec 1 §4.3: the bodies are "not shown"; a key is its `id`, the whole answer.
+    always: [],
+    needed: ['id'],
+  },
+  {
+    tool: 'teams_write',
+    label: 'update',
+    args: { operation: 'update', team: '{team}', name: '{name}' },
+    signedIn: true,
+    // A team of the demo person's own, renamed each run.
+    prepare: async (h) => {
+      const created = await h.call('teams_write', { operation: 'create', name: `Renamed ${++made}` });
+      const team = (created.structuredContent as { data?: { uuid?: string } } | undefined)?.data?.uuid;
+      if (!team) throw new Error(`no team: ${textOf(created)}`);
+      return { team, name: `Renamed ${++made}` };
+    },
+    path: '/api/teams/{team}',
+    capture: {
+      method: 'PATCH',
+      body: { name: '{name}' },
+      headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` },
+    },
+    // Spec 1 §4.6: `{team}`; §2.8 as for teams_read get.
+    always: ['team', ...['uuid', 'name', 'status', 'role'].map((f) => `team.${f}`)],
+    typed: ['team.responses_retention_days'],
+  },
+  {
     tool: 'tee_verify',
     args: { request_id: '{request_id}', model: 'TEE/llama-sandbox' },
     // A fresh enclave reply each run: its signature is what is read.
