@@ -107,6 +107,12 @@ const PIXEL =
 /** A text long enough that the sandbox answers speech with a job ticket. */
 const LONG_TEXT = 'A long narration. '.repeat(20);
 
+/** The capture of a session route: the demo person's cookie, no key. */
+const BY_SESSION = { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` };
+
+/** Spec 1 §2.8 "Team (details)": none marked required; the list item's four fields are what a team is. */
+const TEAM_ALWAYS = ['team', ...['uuid', 'name', 'status', 'role'].map((f) => `team.${f}`)];
+
 const CASES: Case[] = [
   {
     tool: 'models_list',
@@ -330,7 +336,7 @@ const CASES: Case[] = [
     args: { operation: 'list' },
     signedIn: true,
     path: '/api/teams',
-    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    capture: { method: 'GET', headers: BY_SESSION },
     // Spec 1 §2 "Team list item: `uuid`, `name`, `status`, `role`"; §4.6: the list is `{teams}`.
     named: ['teams'],
     always: ['teams', ...['uuid', 'name', 'status', 'role'].map((f) => `teams.*.${f}`)],
@@ -352,7 +358,7 @@ const CASES: Case[] = [
     args: { operation: 'retention' },
     signedIn: true,
     path: '/api/user/responses-retention',
-    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    capture: { method: 'GET', headers: BY_SESSION },
     // Spec 1 §4.6: `{responsesRetentionDays}`.
     always: ['responsesRetentionDays'],
   },
@@ -362,7 +368,7 @@ const CASES: Case[] = [
     args: { operation: 'referral_link' },
     signedIn: true,
     path: '/api/subscription/referral-link',
-    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    capture: { method: 'GET', headers: BY_SESSION },
     // Spec 1 §4.6: `{code, url}`.
     always: ['code', 'url'],
   },
@@ -549,13 +555,7 @@ const CASES: Case[] = [
     label: 'dataset',
     args: { operation: 'datasets.get', id: '{id}' },
     prepare: async (h) => {
-      const made = await h.call('evals_write', {
-        operation: 'datasets.create',
-        name: 'Capitals',
-        rows: [{ input: 'France', expected_output: 'Paris' }, { input: 'Peru' }],
-      });
-      const id = JSON.stringify(made.structuredContent).match(/"id":"([^"]+)"/)?.[1];
-      if (!id) throw new Error(`no dataset: ${textOf(made)}`);
+      const id = await datasetOf(h, [{ input: 'France', expected_output: 'Paris' }, { input: 'Peru' }]);
       return { id };
     },
     path: '/api/v1/evals/datasets/{id}',
@@ -590,10 +590,10 @@ const CASES: Case[] = [
     signedIn: true,
     prepare: teamOf,
     path: '/api/teams/{team}',
-    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    capture: { method: 'GET', headers: BY_SESSION },
     // Spec 1 §2 "Team (details)": the list item's four fields and more, none marked required; the
     // four are what a team is. `responses_retention_days` is "0..365 or null".
-    always: ['team', ...['uuid', 'name', 'status', 'role'].map((f) => `team.${f}`)],
+    always: TEAM_ALWAYS,
     typed: ['team.responses_retention_days'],
   },
   {
@@ -603,7 +603,7 @@ const CASES: Case[] = [
     signedIn: true,
     prepare: teamOf,
     path: '/api/teams/{team}/members',
-    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    capture: { method: 'GET', headers: BY_SESSION },
     // Spec 1 §4.6: `{members, pagination: {page, limit, total, totalPages}}`; §2: a member's
     // `sessionId` is an integer (what the member is).
     named: ['members'],
@@ -651,13 +651,7 @@ const CASES: Case[] = [
     args: { operation: 'datasets.versions', id: '{id}' },
     // A dataset frozen twice: two versions to spoil one of.
     prepare: async (h) => {
-      const made = await h.call('evals_write', {
-        operation: 'datasets.create',
-        name: 'Capitals',
-        rows: [{ input: 'France', expected_output: 'Paris' }],
-      });
-      const id = JSON.stringify(made.structuredContent).match(/"id":"([^"]+)"/)?.[1];
-      if (!id) throw new Error(`no dataset: ${textOf(made)}`);
+      const id = await datasetOf(h, [{ input: 'France', expected_output: 'Paris' }]);
       for (const _ of [1, 2]) {
         const frozen = await h.call('evals_write', { operation: 'datasets.freeze', id });
         if (frozen.isError) throw new Error(`not frozen: ${textOf(frozen)}`);
@@ -751,7 +745,7 @@ const CASES: Case[] = [
     capture: {
       method: 'POST',
       body: { responsesRetentionDays: 30 },
-      headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` },
+      headers: BY_SESSION,
     },
     // Spec 1 §4.6: the reply is "stored per session", its shape not shown.
     always: [],
@@ -766,7 +760,7 @@ const CASES: Case[] = [
     capture: {
       method: 'PATCH',
       body: { team_uuid: '{team}' },
-      headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` },
+      headers: BY_SESSION,
     },
     // Spec 1 §4.6: `{ok, metadata: {default_team_uuid}}`.
     always: ['ok', 'metadata', 'metadata.default_team_uuid'],
@@ -800,10 +794,10 @@ const CASES: Case[] = [
     capture: {
       method: 'POST',
       body: { name: '{name}' },
-      headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` },
+      headers: BY_SESSION,
     },
     // Spec 1 §4.6: `{team}`; §2.8 as for teams_read get.
-    always: ['team', ...['uuid', 'name', 'status', 'role'].map((f) => `team.${f}`)],
+    always: TEAM_ALWAYS,
     typed: ['team.responses_retention_days'],
   },
   {
@@ -816,7 +810,7 @@ const CASES: Case[] = [
     capture: {
       method: 'POST',
       body: { email: '{email}', role: 'member' },
-      headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` },
+      headers: BY_SESSION,
     },
     // Spec 1 §4.6: `{invitation}`; §2.8 lists its fields, none marked required: `id` is what it is.
     always: ['invitation', 'invitation.id'],
@@ -825,15 +819,7 @@ const CASES: Case[] = [
     tool: 'evals_write',
     label: 'freeze',
     args: { operation: 'datasets.freeze', id: '{id}' },
-    prepare: async (h) => ({
-      id: idOf(
-        await h.call('evals_write', {
-          operation: 'datasets.create',
-          name: 'Capitals',
-          rows: [{ input: 'France' }, { input: 'Peru' }],
-        }),
-      ),
-    }),
+    prepare: async (h) => ({ id: await datasetOf(h, [{ input: 'France' }, { input: 'Peru' }]) }),
     path: '/api/v1/evals/datasets/{id}/versions',
     capture: { method: 'POST' },
     // Spec 2 §2.7: a version's `version` is an integer; `id` is what it is.
@@ -878,10 +864,10 @@ const CASES: Case[] = [
     capture: {
       method: 'PATCH',
       body: { name: '{name}' },
-      headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` },
+      headers: BY_SESSION,
     },
     // Spec 1 §4.6: `{team}`; §2.8 as for teams_read get.
-    always: ['team', ...['uuid', 'name', 'status', 'role'].map((f) => `team.${f}`)],
+    always: TEAM_ALWAYS,
     typed: ['team.responses_retention_days'],
   },
   {
@@ -933,6 +919,10 @@ function idOf(result: Awaited<ReturnType<Harness['call']>>): string {
   if (typeof id !== 'string') throw new Error(`no id: ${textOf(result)}`);
   return id;
 }
+
+/** A new dataset of these rows: its id. */
+const datasetOf = async (h: Harness, rows: Array<Record<string, string>>): Promise<string> =>
+  idOf(await h.call('evals_write', { operation: 'datasets.create', name: 'Capitals', rows }));
 
 let finishedExperiment: Promise<Record<string, string>> | undefined;
 /** An experiment run to its end by the keyed harness (the sandbox's eval steps take no time). */
