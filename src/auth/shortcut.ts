@@ -38,13 +38,17 @@ export interface ShortcutOptions {
 }
 
 const Discovery = z.record(z.string(), z.unknown());
-/** `key` (shortcut exchange) and `access_token` carry the same API key; either will do. */
+/**
+ * `key` (shortcut exchange) and `access_token` carry the same API key; either will do. The code is
+ * spent and the key minted by the time this reply comes, so a field the sign-in does not need
+ * (another type than spec 1 §2.2 shows, null) is ignored rather than losing the key with it.
+ */
 const KeyReply = z
   .object({
-    key: z.string().min(1).optional(),
-    access_token: z.string().min(1).optional(),
-    scope: z.string().optional(),
-    user_id: z.union([z.string(), z.number()]).optional(),
+    key: z.string().min(1).optional().catch(undefined),
+    access_token: z.string().min(1).optional().catch(undefined),
+    scope: z.string().optional().catch(undefined),
+    user_id: z.union([z.string(), z.number()]).optional().catch(undefined),
   })
   .transform((reply, ctx) => {
     const key = reply.key ?? reply.access_token;

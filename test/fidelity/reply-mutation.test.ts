@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reshape } from '../../src/sandbox/drift/reshape.js';
 import {
   SANDBOX_PEOPLE as P,
+  SANDBOX_KEY_PREFIX,
   type Sandbox,
   startSandbox,
   SANDBOX_MANAGEMENT_TOKENS as T,
 } from '../../src/sandbox/index.js';
 import { SESSION_COOKIE } from '../../src/upstream/client.js';
+import catalog from '../../tools/catalog.json' with { type: 'json' };
 import { forgetDataCatalogs } from '../../tools/data/shared.js';
 import { credentials } from '../helpers/accounts.js';
 import { type Harness, startHarness, textOf } from '../helpers/harness.js';
@@ -23,26 +25,35 @@ import { type Harness, startHarness, textOf } from '../helpers/harness.js';
  * names what it left out; never a crash, never upstream_invalid (save for a `needed` field, the
  * whole answer of a reply the spec does not shape). Each run checks the mutated reply was read, and
  * a case's `prepare` makes what a run reads afresh (a job, a project; a cache forgotten). Seeds are
- * fixed, runs few.
+ * fixed, runs few. No key secret reaches any result. Every catalog tool has a case or a reason in
+ * `NO_REPLY` (checked at the end): a new tool that reads a reply cannot go uncovered.
  */
 process.env.ORBIT_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'orbit-mutation-'));
 
 let sandbox: Sandbox;
 let keyed: Harness;
 let keyless: Harness;
-/** The demo person with a key, a key-reading management token and a session (account routes). */
+/** The demo person with a key, a management token of every scope and a session (account routes). */
 let signedIn: Harness;
 beforeAll(async () => {
   // Jobs finish at once (a job read is captured complete), and polls come quickly.
   sandbox = await startSandbox({
     quiet: true,
-    timing: { speechJobMs: 0, transcriptionJobMs: 0, videoQueueMs: 0, videoRenderMs: 0, pollHintMs: 10 },
+    timing: {
+      speechJobMs: 0,
+      transcriptionJobMs: 0,
+      videoQueueMs: 0,
+      videoRenderMs: 0,
+      evalQueueMs: 0,
+      evalStepMs: 0,
+      pollHintMs: 10,
+    },
   });
   keyed = await startHarness({ sharedSandbox: sandbox, config: { toolsets: 'all' } });
   keyless = await startHarness({ sharedSandbox: sandbox, credentials: [], config: { toolsets: 'all' } });
   signedIn = await startHarness({
     sharedSandbox: sandbox,
-    credentials: credentials({ key: P.demo.apiKey, token: T.keysRead, session: P.demo.session }),
+    credentials: credentials({ key: P.demo.apiKey, token: T.all, session: P.demo.session }),
     config: { toolsets: 'all' },
   });
 });
@@ -61,7 +72,12 @@ interface Case {
   signedIn?: boolean;
   /** The route whose reply is mutated, and how to capture it. */
   path: string;
-  capture: { method: 'GET' | 'POST'; query?: string; body?: unknown; headers?: Record<string, string> };
+  capture: {
+    method: 'GET' | 'POST' | 'PATCH';
+    query?: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+  };
   /** Fields the spec shows as always present (dotted, `*` for any element): never left out. */
   always: string[];
   /** Fields whose type the spec fixes (never sent as strings); `always` fields count too. */
@@ -90,6 +106,12 @@ const PIXEL =
 
 /** A text long enough that the sandbox answers speech with a job ticket. */
 const LONG_TEXT = 'A long narration. '.repeat(20);
+
+/** The capture of a session route: the demo person's cookie, no key. */
+const BY_SESSION = { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` };
+
+/** Spec 1 §2.8 "Team (details)": none marked required; the list item's four fields are what a team is. */
+const TEAM_ALWAYS = ['team', ...['uuid', 'name', 'status', 'role'].map((f) => `team.${f}`)];
 
 const CASES: Case[] = [
   {
@@ -314,7 +336,7 @@ const CASES: Case[] = [
     args: { operation: 'list' },
     signedIn: true,
     path: '/api/teams',
-    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    capture: { method: 'GET', headers: BY_SESSION },
     // Spec 1 §2 "Team list item: `uuid`, `name`, `status`, `role`"; §4.6: the list is `{teams}`.
     named: ['teams'],
     always: ['teams', ...['uuid', 'name', 'status', 'role'].map((f) => `teams.*.${f}`)],
@@ -336,7 +358,7 @@ const CASES: Case[] = [
     args: { operation: 'retention' },
     signedIn: true,
     path: '/api/user/responses-retention',
-    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    capture: { method: 'GET', headers: BY_SESSION },
     // Spec 1 §4.6: `{responsesRetentionDays}`.
     always: ['responsesRetentionDays'],
   },
@@ -346,7 +368,7 @@ const CASES: Case[] = [
     args: { operation: 'referral_link' },
     signedIn: true,
     path: '/api/subscription/referral-link',
-    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    capture: { method: 'GET', headers: BY_SESSION },
     // Spec 1 §4.6: `{code, url}`.
     always: ['code', 'url'],
   },
@@ -533,13 +555,7 @@ const CASES: Case[] = [
     label: 'dataset',
     args: { operation: 'datasets.get', id: '{id}' },
     prepare: async (h) => {
-      const made = await h.call('evals_write', {
-        operation: 'datasets.create',
-        name: 'Capitals',
-        rows: [{ input: 'France', expected_output: 'Paris' }, { input: 'Peru' }],
-      });
-      const id = JSON.stringify(made.structuredContent).match(/"id":"([^"]+)"/)?.[1];
-      if (!id) throw new Error(`no dataset: ${textOf(made)}`);
+      const id = await datasetOf(h, [{ input: 'France', expected_output: 'Paris' }, { input: 'Peru' }]);
       return { id };
     },
     path: '/api/v1/evals/datasets/{id}',
@@ -574,10 +590,10 @@ const CASES: Case[] = [
     signedIn: true,
     prepare: teamOf,
     path: '/api/teams/{team}',
-    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    capture: { method: 'GET', headers: BY_SESSION },
     // Spec 1 §2 "Team (details)": the list item's four fields and more, none marked required; the
     // four are what a team is. `responses_retention_days` is "0..365 or null".
-    always: ['team', ...['uuid', 'name', 'status', 'role'].map((f) => `team.${f}`)],
+    always: TEAM_ALWAYS,
     typed: ['team.responses_retention_days'],
   },
   {
@@ -587,7 +603,7 @@ const CASES: Case[] = [
     signedIn: true,
     prepare: teamOf,
     path: '/api/teams/{team}/members',
-    capture: { method: 'GET', headers: { authorization: '', cookie: `${SESSION_COOKIE}=${P.demo.session}` } },
+    capture: { method: 'GET', headers: BY_SESSION },
     // Spec 1 §4.6: `{members, pagination: {page, limit, total, totalPages}}`; §2: a member's
     // `sessionId` is an integer (what the member is).
     named: ['members'],
@@ -635,13 +651,7 @@ const CASES: Case[] = [
     args: { operation: 'datasets.versions', id: '{id}' },
     // A dataset frozen twice: two versions to spoil one of.
     prepare: async (h) => {
-      const made = await h.call('evals_write', {
-        operation: 'datasets.create',
-        name: 'Capitals',
-        rows: [{ input: 'France', expected_output: 'Paris' }],
-      });
-      const id = JSON.stringify(made.structuredContent).match(/"id":"([^"]+)"/)?.[1];
-      if (!id) throw new Error(`no dataset: ${textOf(made)}`);
+      const id = await datasetOf(h, [{ input: 'France', expected_output: 'Paris' }]);
       for (const _ of [1, 2]) {
         const frozen = await h.call('evals_write', { operation: 'datasets.freeze', id });
         if (frozen.isError) throw new Error(`not frozen: ${textOf(frozen)}`);
@@ -654,7 +664,283 @@ const CASES: Case[] = [
     named: ['data'],
     always: ['object', 'data', 'data.*.id', 'data.*.version'],
   },
+  {
+    tool: 'evals_read',
+    label: 'project',
+    args: { operation: 'projects.get', id: '{id}' },
+    prepare: async (h) => ({
+      id: idOf(await h.call('evals_write', { operation: 'projects.create', name: 'Moons' })),
+    }),
+    path: '/api/v1/evals/projects/{id}',
+    capture: { method: 'GET' },
+    // Spec 2 §2.7 lists a project's fields without marking any required: `id` is what it is.
+    always: ['id'],
+  },
+  {
+    tool: 'evals_read',
+    label: 'scorers',
+    args: { operation: 'scorers.list' },
+    path: '/api/v1/evals/scorers',
+    capture: { method: 'GET' },
+    // Spec 2 §4.11: a list is `{object: list, data}` ("includes built-in, legacy and versioned
+    // scorers"); §2.7 marks none of a scorer's fields required: `id` is what it is.
+    named: ['data'],
+    always: ['object', 'data', 'data.*.id'],
+  },
+  {
+    tool: 'evals_read',
+    label: 'scorer',
+    args: { operation: 'scorers.get', id: 'contains' },
+    path: '/api/v1/evals/scorers/contains',
+    capture: { method: 'GET' },
+    // Spec 2 §4.11 "GET latest version"; §2.7: `id` is what a scorer is.
+    always: ['id'],
+  },
+  {
+    tool: 'evals_read',
+    label: 'output items',
+    args: { operation: 'experiments.output_items', id: '{id}' },
+    // One finished experiment (two rows, two scorers) read each run: reading it changes nothing.
+    prepare: () => (finishedExperiment ??= finishExperiment()),
+    path: '/api/v1/evals/experiments/{id}/output_items',
+    capture: { method: 'GET', query: '?limit=20' },
+    // Spec 2 §4.11 names the route ("output items"), not its shape: the items are the whole answer.
+    named: ['data'],
+    always: [],
+    needed: ['data'],
+  },
+  {
+    tool: 'evals_write',
+    label: 'project',
+    args: { operation: 'projects.create', name: 'Moons' },
+    path: '/api/v1/evals/projects',
+    capture: { method: 'POST', body: { name: 'Moons' } },
+    // Spec 2 §2.7: a project's fields, none marked required; `id` is what it is.
+    always: ['id'],
+  },
+  {
+    tool: 'evals_write',
+    label: 'dataset',
+    args: { operation: 'datasets.create', name: 'Capitals', rows: [{ input: 'France' }, { input: 'Peru' }] },
+    path: '/api/v1/evals/datasets',
+    capture: { method: 'POST', body: { name: 'Capitals', items: [{ input: 'France' }, { input: 'Peru' }] } },
+    // A dataset's own fields are not in spec 2 §2.7's table: `id` is what it is.
+    always: ['id'],
+  },
+  {
+    tool: 'evals_write',
+    label: 'scorer',
+    args: { operation: 'scorers.create', id: 'mutation_contains', scorer_type: 'contains' },
+    path: '/api/v1/evals/scorers',
+    capture: { method: 'POST', body: { id: 'mutation_contains', scorer_type: 'contains' } },
+    // Spec 2 §2.7: a scorer's fields, none marked required; `id` is what it is.
+    always: ['id'],
+  },
+  {
+    tool: 'settings_write',
+    label: 'retention',
+    args: { operation: 'retention', retention_days: 30 },
+    signedIn: true,
+    path: '/api/user/responses-retention',
+    capture: {
+      method: 'POST',
+      body: { responsesRetentionDays: 30 },
+      headers: BY_SESSION,
+    },
+    // Spec 1 §4.6: the reply is "stored per session", its shape not shown.
+    always: [],
+  },
+  {
+    tool: 'settings_write',
+    label: 'default team',
+    args: { operation: 'default_team', team: '{team}' },
+    signedIn: true,
+    prepare: teamOf,
+    path: '/api/user/default-team',
+    capture: {
+      method: 'PATCH',
+      body: { team_uuid: '{team}' },
+      headers: BY_SESSION,
+    },
+    // Spec 1 §4.6: `{ok, metadata: {default_team_uuid}}`.
+    always: ['ok', 'metadata', 'metadata.default_team_uuid'],
+  },
+  {
+    tool: 'api_keys_write',
+    label: 'create',
+    args: { operation: 'create', name: '{name}' },
+    signedIn: true,
+    // A fresh name each run: the same create twice would be replayed, not made.
+    prepare: async () => ({ name: `mutation ${++made}` }),
+    path: '/api/management/v1/api-keys',
+    capture: {
+      method: 'POST',
+      body: { name: '{name}' },
+      headers: { authorization: `Bearer ${T.all}`, 'idempotency-key': '{name}' },
+    },
+    // Spec 1 §4.3: the bodies are "not shown"; the creation reply carries the secret, `key`, which
+    // is what a create is for. The secret never reaches the result (checked for every case).
+    always: [],
+    needed: ['key'],
+  },
+  {
+    tool: 'teams_write',
+    label: 'create',
+    args: { operation: 'create', name: '{name}' },
+    signedIn: true,
+    // A fresh name each run: a second team of one name is a conflict (spec 1 §4.6).
+    prepare: async () => ({ name: `Mutation ${++made}` }),
+    path: '/api/teams',
+    capture: {
+      method: 'POST',
+      body: { name: '{name}' },
+      headers: BY_SESSION,
+    },
+    // Spec 1 §4.6: `{team}`; §2.8 as for teams_read get.
+    always: TEAM_ALWAYS,
+    typed: ['team.responses_retention_days'],
+  },
+  {
+    tool: 'teams_write',
+    label: 'invite',
+    args: { operation: 'invite', team: '{team}', email: '{email}' },
+    signedIn: true,
+    prepare: async (h) => ({ ...(await teamOf(h)), email: `guest${++made}@example.com` }),
+    path: '/api/teams/{team}/invitations',
+    capture: {
+      method: 'POST',
+      body: { email: '{email}', role: 'member' },
+      headers: BY_SESSION,
+    },
+    // Spec 1 §4.6: `{invitation}`; §2.8 lists its fields, none marked required: `id` is what it is.
+    always: ['invitation', 'invitation.id'],
+  },
+  {
+    tool: 'evals_write',
+    label: 'freeze',
+    args: { operation: 'datasets.freeze', id: '{id}' },
+    prepare: async (h) => ({ id: await datasetOf(h, [{ input: 'France' }, { input: 'Peru' }]) }),
+    path: '/api/v1/evals/datasets/{id}/versions',
+    capture: { method: 'POST' },
+    // Spec 2 §2.7: a version's `version` is an integer; `id` is what it is.
+    always: ['id', 'version'],
+  },
+  {
+    tool: 'api_keys_write',
+    label: 'update',
+    args: { operation: 'update', id: '{id}', daily_request_limit: 100 },
+    signedIn: true,
+    // A key of its own each run (never the demo key the other cases spend with).
+    prepare: async (h) => {
+      const created = await h.call('api_keys_write', { operation: 'create', name: `mutation ${++made}` });
+      const id = (created.structuredContent as { data?: { key?: { id?: string } } } | undefined)?.data?.key
+        ?.id;
+      if (!id) throw new Error(`no key: ${textOf(created)}`);
+      return { id };
+    },
+    path: '/api/management/v1/api-keys/{id}',
+    capture: {
+      method: 'PATCH',
+      body: { daily_request_limit: 100 },
+      headers: { authorization: `Bearer ${T.all}` },
+    },
+    // Spec 1 §4.3: the bodies are "not shown"; a key is its `id`, the whole answer.
+    always: [],
+    needed: ['id'],
+  },
+  {
+    tool: 'teams_write',
+    label: 'update',
+    args: { operation: 'update', team: '{team}', name: '{name}' },
+    signedIn: true,
+    // A team of the demo person's own, renamed each run.
+    prepare: async (h) => {
+      const created = await h.call('teams_write', { operation: 'create', name: `Renamed ${++made}` });
+      const team = (created.structuredContent as { data?: { uuid?: string } } | undefined)?.data?.uuid;
+      if (!team) throw new Error(`no team: ${textOf(created)}`);
+      return { team, name: `Renamed ${++made}` };
+    },
+    path: '/api/teams/{team}',
+    capture: {
+      method: 'PATCH',
+      body: { name: '{name}' },
+      headers: BY_SESSION,
+    },
+    // Spec 1 §4.6: `{team}`; §2.8 as for teams_read get.
+    always: TEAM_ALWAYS,
+    typed: ['team.responses_retention_days'],
+  },
+  {
+    tool: 'tee_verify',
+    args: { request_id: '{request_id}', model: 'TEE/llama-sandbox' },
+    // A fresh enclave reply each run: its signature is what is read.
+    prepare: async (h) => {
+      const chat = await h.call('chat', {
+        model: 'TEE/llama-sandbox',
+        prompt: 'A private question',
+        stream: false,
+      });
+      const id = (chat.structuredContent as { request_id?: string } | undefined)?.request_id;
+      if (!id) throw new Error(`no request id: ${textOf(chat)}`);
+      return { request_id: id };
+    },
+    path: '/api/v1/tee/signature/{request_id}',
+    capture: { method: 'GET', query: '?model=TEE/llama-sandbox&signing_algo=ecdsa' },
+    // Spec 2 §4.12: the reply has `text`, `signature`, `signing_address`. A drop elsewhere may
+    // fail a check (the verdict says which), never the call.
+    always: ['text', 'signature', 'signing_address'],
+  },
 ];
+
+/**
+ * The catalog's tools that have no case here, each with why. `local` ones call no platform route
+ * (the catalog says so: openWorldHint false); the others' replies are tested elsewhere.
+ */
+const NO_REPLY: Record<string, { local?: true; why: string }> = {
+  auth_status: { local: true, why: 'reports the credentials this server holds; calls no route' },
+  auth_logout: {
+    local: true,
+    why: 'forgets stored credentials; the platform has no revocation route (spec 1 §4.2)',
+  },
+  auth_login: {
+    why: 'its reply is the OAuth key exchange, read before the tool runs: every mutation in test/fidelity/auth-exchange.test.ts',
+  },
+  music_generate: {
+    why: 'its reply is audio bytes (spec 2 §4.7), no JSON to mutate: a reply that is not audio in test/fidelity/music-reply.test.ts',
+  },
+};
+
+/** A counter for names that must differ from run to run. */
+let made = 0;
+
+/** The id in a tool's `{operation, data: {id}}` result. */
+function idOf(result: Awaited<ReturnType<Harness['call']>>): string {
+  const id = (result.structuredContent as { data?: { id?: unknown } } | undefined)?.data?.id;
+  if (typeof id !== 'string') throw new Error(`no id: ${textOf(result)}`);
+  return id;
+}
+
+/** A new dataset of these rows: its id. */
+const datasetOf = async (h: Harness, rows: Array<Record<string, string>>): Promise<string> =>
+  idOf(await h.call('evals_write', { operation: 'datasets.create', name: 'Capitals', rows }));
+
+let finishedExperiment: Promise<Record<string, string>> | undefined;
+/** An experiment run to its end by the keyed harness (the sandbox's eval steps take no time). */
+async function finishExperiment(): Promise<Record<string, string>> {
+  forgetEvalRuns();
+  const run = await keyed.call('eval_run', {
+    rows: [
+      { input: 'What is the capital of France?', expected_output: 'Paris' },
+      { input: 'What is the capital of Peru?', expected_output: 'Lima' },
+    ],
+    candidates: [{ model: 'openai/gpt-sandbox-mini' }],
+    scorers: ['contains', 'exact_match'],
+    max_wait_s: 5,
+  });
+  const o = run.structuredContent as { experiment_id?: string; status?: string } | undefined;
+  if (!o?.experiment_id || o.status !== 'completed') throw new Error(`not finished: ${textOf(run)}`);
+  return { id: o.experiment_id };
+}
 
 /** The demo person's first team (its uuid), for the team-reading cases. */
 async function teamOf(h: Harness): Promise<Record<string, string>> {
@@ -759,6 +1045,8 @@ describe('tools answer mutated platform replies', () => {
           // The mutated reply was read (a case whose tool never reached the route proves nothing).
           expect(sandbox.faults.list(), `${m.kind} ${m.path}: the route was not called`).toHaveLength(0);
           const text = textOf(result);
+          // No key secret reaches a result, whatever the reply (api_keys_write create gets one).
+          expect(JSON.stringify(result), `${m.kind} ${m.path}`).not.toContain(SANDBOX_KEY_PREFIX);
           const bare = m.kind === 'drop' && (c.needed ?? []).includes(m.path.replace(/\.\d+(?=\.|$)/g, '.*'));
           if (result.isError && bare) expect(text, `${m.kind} ${m.path}`).not.toMatch(/internal/i);
           else if (result.isError)
@@ -774,4 +1062,26 @@ describe('tools answer mutated platform replies', () => {
       sandbox.faults.clear();
     });
   }
+});
+
+describe('the mutation cases cover the catalog', () => {
+  it('every tool has a case or is in NO_REPLY with a reason, never both', () => {
+    const withCase = new Set(CASES.map((c) => c.tool));
+    for (const { name, listing } of catalog) {
+      const exempt = NO_REPLY[name];
+      if (!exempt) {
+        expect(withCase.has(name), `${name} reads a platform reply: add a case, or a NO_REPLY reason`).toBe(
+          true,
+        );
+        continue;
+      }
+      expect(withCase.has(name), `${name} has a case and a NO_REPLY reason`).toBe(false);
+      expect(exempt.why).toMatch(/^[^\n]{10,}$/);
+      const annotations = listing.annotations as { openWorldHint?: boolean } | undefined;
+      if (exempt.local) expect(annotations?.openWorldHint, `${name} is local`).toBe(false);
+    }
+    const named = new Set(catalog.map((t) => t.name));
+    for (const name of [...withCase, ...Object.keys(NO_REPLY)])
+      expect(named.has(name), `${name} is no tool`).toBe(true);
+  });
 });

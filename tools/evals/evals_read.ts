@@ -58,7 +58,13 @@ const READS = {
       ...(notUsable ? { not_usable: notUsable } : {}),
     };
   },
-  'scorers.list': (ctx) => get(ctx, evalsPath('scorers'), ListOf(Scorer)),
+  // Each scorer read on its own: one that cannot be used is left out and named.
+  'scorers.list': async (ctx) => {
+    const list = await get(ctx, evalsPath('scorers'), ListOf(z.unknown()));
+    const scorers = usableList(Scorer, list.data);
+    const notUsable = leftOutNote('scorer', scorers.left_out);
+    return { ...list, data: scorers.items, ...(notUsable ? { not_usable: notUsable } : {}) };
+  },
   'scorers.get': (ctx, a) => get(ctx, evalsPath('scorers', needId(a)), Scorer),
   'experiments.get': async (ctx, a) => {
     const { exp } = await getExperiment(ctx, needId(a));

@@ -31,7 +31,8 @@ export const DatasetVersion = z.looseObject({
   items: z.array(z.unknown()).optional(),
 });
 
-export const Scorer = z.looseObject({ id: Id, scorer_type: z.string() });
+// Spec 2 §2.7 lists a scorer's fields without marking any required: `id` is what it is.
+export const Scorer = z.looseObject({ id: Id, scorer_type: z.string().optional() });
 
 export const Deleted = z.looseObject({ deleted: z.literal(true), id: Id });
 

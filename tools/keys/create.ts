@@ -5,7 +5,7 @@ import { HOW_TO_GET } from '../../src/credentials.js';
 import { AbortedError, InputError, InternalError, MissingCredentialError } from '../../src/errors.js';
 import { registerSecret } from '../../src/log.js';
 import { validateReply } from '../../src/upstream/validate.js';
-import { KeyRecord, keysPath, managementCall } from './shared.js';
+import { CreatedRecord, keysPath, managementCall } from './shared.js';
 
 /**
  * Creating an API key (spec 1 §4.3) so that its secret never enters the model's context: sent with
@@ -24,7 +24,7 @@ export interface CreateBody {
 }
 
 export interface Delivery {
-  key: KeyRecord;
+  key: CreatedRecord;
   fingerprint: string;
   /** The same create was answered before: the platform replayed that key. */
   replayed: boolean;
@@ -62,20 +62,22 @@ export async function createKey(ctx: Ctx, body: CreateBody): Promise<Delivery> {
   );
   const { key: secret, ...fields } = reply.data;
   registerSecret(secret);
-  const key = validateReply(KeyRecord, fields, reply.requestId, keysPath());
+  const key = validateReply(CreatedRecord, fields, reply.requestId, keysPath());
+  // Without an id the key is told by its secret's fingerprint (the file is named by it too).
+  const name = key.id ?? secretFingerprint(secret);
   const base = {
     key,
     fingerprint: secretFingerprint(secret),
     replayed: reply.headers['idempotent-replayed'] === 'true',
   };
   // An audit line for the person's own log: which key, never its secret.
-  ctx.log.info(`Created API key ${key.id} (${base.fingerprint})${base.replayed ? ', replayed' : ''}.`);
+  ctx.log.info(`Created API key ${name} (${base.fingerprint})${base.replayed ? ', replayed' : ''}.`);
   if (remote) {
-    const shown = await showOnce(ctx, key, secret);
+    const shown = await showOnce(ctx, name, secret);
     await ctx.idempotency.release(token.value, body);
     return { ...base, ...shown };
   }
-  return { ...base, secret_file: saveSecret(platformSecretsDir(ctx.api.baseUrl), key.id, secret) };
+  return { ...base, secret_file: saveSecret(platformSecretsDir(ctx.api.baseUrl), name, secret) };
 }
 
 /** Over HTTP, before anything is created: the person must be able to receive the secret. */
@@ -98,15 +100,15 @@ async function askFirst(ctx: Ctx, name: string): Promise<void> {
   );
 }
 
-async function showOnce(ctx: Ctx, key: KeyRecord, secret: string): Promise<Pick<Delivery, 'note'>> {
+async function showOnce(ctx: Ctx, name: string, secret: string): Promise<Pick<Delivery, 'note'>> {
   const answer = await ctx.confirm(
-    `The secret of your new API key ${key.id}:\n\n${secret}\n\nCopy it now: it is shown only this once, and never to the assistant.`,
+    `The secret of your new API key ${name}:\n\n${secret}\n\nCopy it now: it is shown only this once, and never to the assistant.`,
   );
   return {
     note:
       answer === 'accepted'
         ? 'The secret was shown to the person once.'
-        : `The person closed the form without confirming they copied the secret; if it is lost, revoke ${key.id} and create another.`,
+        : `The person closed the form without confirming they copied the secret; if it is lost, revoke ${name} and create another.`,
   };
 }
 

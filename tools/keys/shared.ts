@@ -27,23 +27,36 @@ export async function managementCall<S extends z.ZodType>(
 
 const SECRET_FIELDS = new Set(['key', 'secret', 'api_key', 'token', 'access_token']);
 
+const keyFields = {
+  id: z.string().min(1),
+  name: z.string().nullish(),
+  key_preview: z.string().nullish(),
+  created_at: z.string().nullish(),
+  expires_at: z.string().nullish(),
+  disabled: z.boolean().nullish(),
+  // The record's shape is "not shown": a limit may come as a numeric string.
+  daily_usd_limit: NumberLike.nullish(),
+  daily_request_limit: NumberLike.nullish(),
+};
+
+const withoutSecrets = (record: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(record).filter(([field]) => !SECRET_FIELDS.has(field)));
+
 export const KeyRecord = z
-  .looseObject({
-    id: z.string().min(1),
-    name: z.string().nullish(),
-    key_preview: z.string().nullish(),
-    created_at: z.string().nullish(),
-    expires_at: z.string().nullish(),
-    disabled: z.boolean().nullish(),
-    // The record's shape is "not shown": a limit may come as a numeric string.
-    daily_usd_limit: NumberLike.nullish(),
-    daily_request_limit: NumberLike.nullish(),
-  })
-  .transform((record) =>
-    Object.fromEntries(Object.entries(record).filter(([field]) => !SECRET_FIELDS.has(field))),
-  )
+  .looseObject(keyFields)
+  .transform(withoutSecrets)
   .pipe(z.looseObject({ id: z.string() }));
 export type KeyRecord = z.infer<typeof KeyRecord>;
+
+/**
+ * The record beside a new key's secret: `id` too may be missing (the bodies are "not shown"), and
+ * the secret, already made, must still reach its file rather than be lost with the reply.
+ */
+export const CreatedRecord = z
+  .looseObject({ ...keyFields, id: keyFields.id.optional() })
+  .transform(withoutSecrets)
+  .pipe(z.looseObject({ id: z.string().optional() }));
+export type CreatedRecord = z.infer<typeof CreatedRecord>;
 
 /** The key list with each key still unread: api_keys_read (and orbit-mcp doctor) read them one by one. */
 export const RawKeyList = z.union([

@@ -37,6 +37,16 @@ const TtsStatus = z.looseObject({
   code: z.string().optional(),
 });
 
+/** Bytes kept as audio: an audio type, or a type that says nothing more (octet-stream, ogg). */
+const AUDIO_TYPE = /^\s*(audio\/|application\/(octet-stream|ogg)\b)/i;
+
+/** The error a JSON reply carries, as a string or `{message}`, to name in what is answered. */
+function errorOf(error: unknown): string | undefined {
+  if (typeof error === 'string' && error.trim()) return error.trim();
+  const message = (error as { message?: unknown } | null | undefined)?.message;
+  return typeof message === 'string' && message.trim() ? message.trim() : undefined;
+}
+
 /** An audio reply in any of its forms: bytes, JSON with a URL, or a ticket to wait for. */
 export async function settleAudio(
   ctx: ToolContext,
@@ -51,6 +61,13 @@ export async function settleAudio(
 ): Promise<AudioOut> {
   const cost = costFromHeaders(reply.headers);
   if (!reply.contentType.includes('json')) {
+    // A page of another type (a proxy's or a login page) is not a track: said, never saved.
+    if (!AUDIO_TYPE.test(reply.contentType)) {
+      throw new UpstreamInvalidError(
+        `The platform answered ${reply.contentType.split(';')[0]} where audio was expected; nothing was saved.`,
+        { requestId: reply.requestId, fix: REPORT_UPSTREAM },
+      );
+    }
     return { status: 'completed', ...(await saveBytes(ctx, reply.data, reply.contentType)), cost };
   }
   const json = validateReply(
@@ -63,10 +80,14 @@ export async function settleAudio(
   const charged = json.cost ?? cost;
   if (json.audioUrl) return { status: 'completed', ...(await fetchAudio(ctx, json.audioUrl)), cost: charged };
   if (!json.runId) {
-    throw new UpstreamInvalidError('The speech reply had neither audio, an audioUrl nor a runId.', {
-      requestId: reply.requestId,
-      fix: REPORT_UPSTREAM,
-    });
+    const said = errorOf(json.error);
+    throw new UpstreamInvalidError(
+      `The speech reply had neither audio, an audioUrl nor a runId${said ? `: ${said}` : '.'}`,
+      {
+        requestId: reply.requestId,
+        fix: REPORT_UPSTREAM,
+      },
+    );
   }
   ctx.jobs.record({
     id: json.runId,

@@ -13,6 +13,12 @@ const Email = z
   .max(254)
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/);
 
+/**
+ * Spec 1 §2.8 lists an invitation's fields without marking any required: a new one is its `id`;
+ * what its reply leaves out is what was sent.
+ */
+const Invited = Invitation.partial({ email: true, role: true, status: true });
+
 export async function invite(ctx: Ctx, ref: string, args: { email?: string; role?: 'admin' | 'member' }) {
   const email = Email.safeParse(need(args.email, 'email', 'invite'));
   if (!email.success) {
@@ -23,13 +29,14 @@ export async function invite(ctx: Ctx, ref: string, args: { email?: string; role
   }
   const team = await teamDetails(ctx, ref);
   requireRole(team, 'admin', 'Inviting');
+  const body = { email: email.data, role: args.role ?? 'member' };
   const { invitation } = await sessionCall(ctx, {
     method: 'POST',
     path: teamPath(ref, '/invitations'),
-    body: { email: email.data, role: args.role ?? 'member' },
-    schema: z.looseObject({ invitation: Invitation }),
+    body,
+    schema: z.looseObject({ invitation: Invited }),
   });
-  return invitation;
+  return { ...body, ...invitation };
 }
 
 export async function revokeInvitation(
