@@ -29,7 +29,11 @@ export async function renderResult(
   const direct = extra.filter((item): item is MediaContent => item.type !== 'media');
   const links = direct.map((item) => (item.type === 'resource_link' ? redactor.value(item) : item));
   return {
-    content: [{ type: 'text', text: redactor.text(text) }, ...links, ...(await mediaContent(saved, files))],
+    content: [
+      { type: 'text', text: redactor.text(text) },
+      ...links,
+      ...(saved.length > 0 ? await mediaContent(saved, files) : []),
+    ],
     structuredContent: redactor.value(output),
   };
 }

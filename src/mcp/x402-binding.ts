@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { InputError } from '../errors.js';
+import { isRecord } from '../lang.js';
 import {
   caip2,
   PaymentRequired,
@@ -88,8 +89,11 @@ const QuoteAnswer = z.looseObject({ payment: z.looseObject({ x402: PaymentRequir
 
 /** A quote answer with an x402 form, in the binding's shape; any other result as it is. */
 export function asPaymentRequired(result: ToolResult): ToolResult {
+  // Every result passes here: only one that carries an x402 form is parsed.
+  const form = (result.structuredContent as { payment?: unknown } | undefined)?.payment;
+  if (result.isError || !isRecord(form) || form.x402 === undefined) return result;
   const quote = QuoteAnswer.safeParse(result.structuredContent);
-  if (result.isError || !quote.success) return result;
+  if (!quote.success) return result;
   const { x402, ...payment } = quote.data.payment;
   return {
     ...result,
