@@ -16,7 +16,7 @@ import { SANDBOX_DEMO_KEY, startSandbox } from '../src/sandbox/index.js';
 import { buildBaselines } from './lib/build-baselines.js';
 import type { Figure } from './lib/figure.js';
 import { BENCH_OUTPUT_DIR, ORBIT_BIN } from './lib/paths.js';
-import { markdownTable, writeReadmeBlock, writeResults } from './lib/report.js';
+import { markdownTable, readmeSummary, writeReadmeBlock, writeResults } from './lib/report.js';
 import { measureFirstProgress } from './measures/first-progress.js';
 import { measureLargeImage } from './measures/large-image.js';
 import { measureLatency } from './measures/latency.js';
@@ -258,7 +258,12 @@ await writeReadmeBlock(
   'docs/benchmarks.md',
   `${table}\n\nMeasured by \`npm run bench\` on Node ${environment.node}, ${environment.cpus}, load average ${loadAtStart.toFixed(1)} at the start. Baselines: a one-tool SDK server (\`bench/baseline/\`) packaged the same way (\`scripts/bundle.ts\`), and the same \`chat\` request sent straight to the sandbox with undici. Raw samples in \`bench/results.json\`.`,
 );
-say(`\n${table}\n\nwrote bench/results.json and the table in docs/benchmarks.md`);
+await writeReadmeBlock(
+  'README.md',
+  readmeSummary(figures, `Measured by \`npm run bench\` on Node ${environment.node}, ${environment.cpus}`),
+  'bench-summary',
+);
+say(`\n${table}\n\nwrote bench/results.json, the table in docs/benchmarks.md and its summary in README.md`);
 if (figures.some((figure) => figure.pass === false)) process.exitCode = 1;
 
 function gitCommit(): string | undefined {

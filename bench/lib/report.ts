@@ -1,9 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Figure } from './figure.js';
 
-const START = '<!-- bench:start -->';
-const END = '<!-- bench:end -->';
-
 const number = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 3 });
 const withUnit = (value: number | undefined, unit: string) =>
   value === undefined ? '—' : `${number(value)} ${unit}`;
@@ -31,14 +28,36 @@ export function markdownTable(figures: Figure[]): string {
     .join('\n');
 }
 
-/** Replaces what is between the bench markers of the file (docs/benchmarks.md), and nothing else. */
-export async function writeReadmeBlock(path: string, body: string): Promise<void> {
+/** Replaces what is between the `<!-- {block}:start/end -->` markers of the file, and nothing else. */
+export async function writeReadmeBlock(path: string, body: string, block = 'bench'): Promise<void> {
+  const [start, end] = [`<!-- ${block}:start -->`, `<!-- ${block}:end -->`];
   const readme = await readFile(path, 'utf8');
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`${path} has no ${START} … ${END} block`);
-  const next = `${readme.slice(0, start + START.length)}\n${body}\n${readme.slice(end)}`;
+  const from = readme.indexOf(start);
+  const to = readme.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${path} has no ${start} … ${end} block`);
+  const next = `${readme.slice(0, from + start.length)}\n${body}\n${readme.slice(to)}`;
   if (next !== readme) await writeFile(path, next);
+}
+
+/** The rows the README shows (the whole table is in docs/benchmarks.md). */
+export const HEADLINE = [
+  'cold_start',
+  'rss_after_tools_list',
+  'tokens_all',
+  'chat_added_p50_json',
+  'chat_added_p50_stream',
+  'web_search_added_p50',
+  'models_list_added_p50',
+  'http_rps_legacy',
+  'http_rps_modern',
+  'soak_rss_stdio',
+  'soak_rss',
+];
+
+/** The README's short table: the headline rows, and where the rest is. */
+export function readmeSummary(figures: Figure[], measuredOn: string): string {
+  const headline = figures.filter((figure) => HEADLINE.includes(figure.id));
+  return `${markdownTable(headline)}\n\n${measuredOn}; every figure, the baselines and where the time goes: [docs/benchmarks.md](docs/benchmarks.md), [bench/NOTES.md](bench/NOTES.md).`;
 }
 
 export async function writeResults(path: string, environment: Record<string, unknown>, figures: Figure[]) {
