@@ -63,36 +63,20 @@ export class SpendBudget {
     const id = randomUUID();
     // Without a limit nothing can be refused, so nothing is held: the call counts once, when it
     // settles (one ledger step per paid call instead of two, a round trip less on Redis).
-    if (this.limitUsd === undefined) return this.unheld(id);
+    if (this.limitUsd === undefined) return this.reservation(id, false);
     const state = await this.step({
       op: 'reserve',
       id,
       amount: toNano(price.usd),
-      ...(this.limitUsd !== undefined ? { limit: toNano(this.limitUsd) } : {}),
+      limit: toNano(this.limitUsd),
       ttlMs: CALL_RESERVATION_MS,
     });
     if (!state.ok) throw this.refusal(state, price);
-    let done = false;
-    const once = async (step: DistributiveOmit<LedgerStep, 'windowMs'>) => {
-      if (done) return;
-      done = true;
-      await this.step(step);
-    };
-    return {
-      id,
-      settle: (usd) => once({ op: 'settle', id, amount: toNano(usd ?? 0) }),
-      defer: (jobId, usd, spentNowUsd = 0) =>
-        once({
-          op: 'settle',
-          id,
-          amount: toNano(spentNowUsd),
-          keep: { id: jobKey(jobId), amount: toNano(usd), ttlMs: JOB_RESERVATION_MS },
-        }),
-      release: () => once({ op: 'release', id }),
-    };
+    return this.reservation(id, true);
   }
 
-  private unheld(id: string): Reservation {
+  /** What ends a call's reservation, once; `held` is false when nothing was reserved (no limit). */
+  private reservation(id: string, held: boolean): Reservation {
     let done = false;
     const once = async (step?: DistributiveOmit<LedgerStep, 'windowMs'>) => {
       if (done) return;
@@ -101,7 +85,8 @@ export class SpendBudget {
     };
     return {
       id,
-      settle: (usd) => once(usd ? { op: 'settle', id, amount: toNano(usd) } : undefined),
+      // Nothing held and nothing spent: nothing to write.
+      settle: (usd) => once(held || usd ? { op: 'settle', id, amount: toNano(usd ?? 0) } : undefined),
       defer: (jobId, usd, spentNowUsd = 0) =>
         once({
           op: 'settle',
@@ -109,7 +94,7 @@ export class SpendBudget {
           amount: toNano(spentNowUsd),
           keep: { id: jobKey(jobId), amount: toNano(usd), ttlMs: JOB_RESERVATION_MS },
         }),
-      release: () => once(),
+      release: () => once(held ? { op: 'release', id } : undefined),
     };
   }
 
