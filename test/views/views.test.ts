@@ -305,7 +305,9 @@ describeWithBrowser(import.meta.url, 'MCP Apps views in Chromium', () => {
     expect(await again.view.locator('td.cell').count()).toBe(table.length);
     await again.view.locator('tr[data-candidate] button').first().click();
     const before = asked.length;
-    await again.view.click('button.outputs');
+    // Dispatched on the button itself: a click by coordinates could land while the frame resizes to
+    // the row it just expanded, and miss (seen under load: the button stayed, never pressed).
+    await again.view.locator('button.outputs').dispatchEvent('click');
     await again.view.waitForFunction(() => !document.querySelector('button.outputs'));
     // One line per row of the run for this candidate: its input, then its output or why none was kept.
     const lines = await again.view.$$eval('tr.detail:not([hidden]) p.mono', (ps) =>
