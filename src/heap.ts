@@ -90,12 +90,13 @@ export class YoungGeneration {
 let active: HeapGrowth | undefined;
 let young: PerformanceObserver | undefined;
 
-/** Starts the young-generation cap unless the operator sized it (command line or NODE_OPTIONS). */
+/** The operator set a V8 flag matching `flag` (command line or NODE_OPTIONS): theirs wins. */
+const operatorChose = (flag: RegExp) =>
+  [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) => flag.test(arg));
+
+/** Starts the young-generation cap unless the operator sized it. */
 function capYoungGeneration(): void {
-  const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) =>
-    /semi[-_]space/.test(arg),
-  );
-  if (chosen || young) return;
+  if (young || operatorChose(/semi[-_]space/)) return;
   const generation = new YoungGeneration(
     (factor) => setFlagsFromString(`--semi-space-growth-factor=${factor}`),
     () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0,
@@ -114,11 +115,8 @@ function capYoungGeneration(): void {
  * `--heap-growing-percent` (command line or NODE_OPTIONS) wins: then nothing is changed.
  */
 export function manageHeapGrowth(): HeapGrowth | undefined {
-  const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) =>
-    /heap[-_]growing[-_]percent/.test(arg),
-  );
   capYoungGeneration();
-  if (chosen) return undefined;
+  if (operatorChose(/heap[-_]growing[-_]percent/)) return undefined;
   active ??= new HeapGrowth((percent) => setFlagsFromString(`--heap-growing-percent=${percent}`));
   return active;
 }
