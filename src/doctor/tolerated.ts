@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isRecord } from '../lang.js';
 import { driftsOf } from './drift.js';
 import type { Drift } from './types.js';
 
@@ -14,8 +15,6 @@ import type { Drift } from './types.js';
 type Def = Record<string, unknown> & { type: string };
 
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Every value `schema` (which accepted `value`) caught and replaced, as drift at its dotted path. */
 export function toleratedDrifts(schema: z.ZodType, value: unknown): Drift[] {

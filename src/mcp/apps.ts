@@ -4,6 +4,7 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
+import { isRecord } from '../lang.js';
 import { URI_SCHEME } from '../word.js';
 
 /**
@@ -39,6 +40,3 @@ export function rendersViews(server: Server, ctx: ServerContext): boolean {
 export function withView(listing: Tool, resourceUri: string | undefined): Tool {
   return resourceUri ? { ...listing, _meta: { ...listing._meta, ui: { resourceUri } } } : listing;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
