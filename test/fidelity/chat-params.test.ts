@@ -50,6 +50,12 @@ describe('chat controls', () => {
       disable_parallel_tool_use: true,
       system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral', ttl: '1h' } }],
     });
+    // Spec 2 §4.1: an explicit marker needs the caching beta, a one-hour one the extended-TTL beta too.
+    const beta = h.sandbox.requests.filter((r) => r.path === '/api/v1/messages').at(-1)?.headers[
+      'anthropic-beta'
+    ];
+    expect(beta).toMatch(/prompt-caching/);
+    expect(beta).toMatch(/extended-cache-ttl/);
   });
 
   it('chat: stop and top_p; messages-only controls refused elsewhere', async () => {

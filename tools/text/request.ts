@@ -256,7 +256,10 @@ function headersFor(args: ChatArgs, conversation: Conversation, routes: Set<stri
   if (routes.has('moderation')) headers.moderation = 'true';
   if (args.format === 'messages') {
     // The messages format's own switch for explicit caching, and for one-hour breakpoints (spec 2 §4.1).
-    const markers = conversation.turns.flatMap((t) => (t.cache ? [t.cache] : []));
+    const markers = [
+      ...conversation.turns.flatMap((t) => (t.cache ? [t.cache] : [])),
+      ...(args.cache_system ? [{ ttl: args.cache_system }] : []),
+    ];
     const beta = [
       ...(args.caching || markers.length > 0 ? [BETA_CACHING] : []),
       ...(markers.some((m) => m.ttl === '1h') ? [BETA_ONE_HOUR] : []),
