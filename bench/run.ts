@@ -136,7 +136,8 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
       dailyRequestLimit: 1_000_000,
     });
     say(`spend reservation: ${RESERVATION_CALLS} reserve + settle in memory and on Redis, and paid calls…`);
-    const mcp = await startInProcess(sandbox.url, key);
+    // A spend limit far above what the bench spends: each paid call reserves and settles.
+    const mcp = await startInProcess(sandbox.url, key, { maxSpendUsd: '1000000' });
     try {
       return await measureReservation(mcp, RESERVATION_CALLS);
     } finally {

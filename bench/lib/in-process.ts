@@ -26,8 +26,12 @@ export interface InProcess {
  * call costs inside orbit-mcp (validation, the HTTP client, SSE parsing, rendering), without a
  * process boundary whose cost would be the transport's, not ours.
  */
-export async function startInProcess(baseUrl: string, apiKey: string): Promise<InProcess> {
-  const config = loadConfig({ baseUrl, logLevel: 'error' }, {});
+export async function startInProcess(
+  baseUrl: string,
+  apiKey: string,
+  flags: Parameters<typeof loadConfig>[0] = {},
+): Promise<InProcess> {
+  const config = loadConfig({ baseUrl, logLevel: 'error', ...flags }, {});
   const http = new HttpClient({
     baseUrl,
     timeoutMs: config.timeoutMs,

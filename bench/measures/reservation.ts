@@ -55,7 +55,8 @@ export async function measureReservation(mcp: InProcess, calls: number): Promise
     if (i >= WARM_UP) paid.push(performance.now() - start);
   }
   const call = median(paid);
-  // The paid call above ran with the in-memory reservation; without it, it is that much shorter.
+  // The paid call above ran with the in-memory reservation (its server has a spend limit); without
+  // it, it is that much shorter.
   const unreserved = call - memory;
   return [
     {
