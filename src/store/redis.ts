@@ -69,7 +69,8 @@ for i = 1, #h, 2 do
 end
 if start == nil or now >= start + window then
   start = now; spent = 0
-  redis.call('hset', KEYS[1], 'start', start, 'spent', 0)
+  -- A read of a ledger that does not exist writes nothing (it would be left without an expiry).
+  if op ~= 'read' or exists then redis.call('hset', KEYS[1], 'start', start, 'spent', 0) end
 end
 local ok = 1
 local id = 'r:' .. (ARGV[3] or '')

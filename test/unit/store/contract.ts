@@ -102,6 +102,15 @@ export function storeContract(name: string, open: () => Store) {
       expect(seen).toEqual(['one']);
     });
 
+    it('reading a spend ledger that does not exist leaves nothing behind (no key without an expiry)', async () => {
+      const s = store();
+      const k = key('ledger-read');
+      const window = { windowMs: 3_600_000 };
+      expect(await s.ledger(k, { ...window, op: 'read' })).toMatchObject({ spent: 0, reserved: 0 });
+      // The key is still free: the read created nothing.
+      expect(await s.claim(k, 'probe', 1_000)).toBe(true);
+    });
+
     it('a spend ledger reserves atomically against its limit, settles, keeps a job reserved, releases', async () => {
       const s = store();
       const k = key('ledger');
