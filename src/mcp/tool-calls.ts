@@ -9,6 +9,7 @@ import type { ToolContext } from '../context.js';
 import { InputError } from '../errors.js';
 import { ceilingFor } from '../payments/prices.js';
 import type { Redactor } from '../secrets.js';
+import { mayHaveCharged } from '../upstream/client.js';
 import { rendersViews, withView } from './apps.js';
 import { parseArguments } from './arguments.js';
 import type { CatalogEntry, ToolCatalog } from './catalog.js';
@@ -171,7 +172,9 @@ async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: Server
     try {
       checked = tool.output.safeParse(await tool.run(parsed, context));
     } catch (error) {
-      await reservation?.release();
+      // A failure after the platform may have charged keeps what was reserved as spent.
+      if (reservation)
+        await (mayHaveCharged(error) ? reservation.settle(priceOf(reservation)) : reservation.release());
       throw error;
     }
     if (reservation)

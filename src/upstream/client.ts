@@ -7,8 +7,11 @@ import {
   MissingCredentialError,
   NoPlatformError,
   type OrbitError,
+  StreamFailedError,
   StreamIncompleteError,
   TimeoutError,
+  UpstreamInvalidError,
+  UpstreamTimeoutError,
 } from '../errors.js';
 import { notePayload } from '../heap.js';
 import { sleep } from '../lang.js';
@@ -408,6 +411,23 @@ const NOT_REACHED = new Set([
 export function mayHaveReached(error: unknown): boolean {
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
   return !(typeof cause?.code === 'string' && NOT_REACHED.has(cause.code));
+}
+
+/**
+ * True when a call failed after the platform may have run it, so it may have been charged: a
+ * timeout, a connection lost once the request went out, a stream cut or failed after it began, or
+ * a reply that came but could not be read. A refusal (4xx), a platform error and anything that
+ * happened before sending are not.
+ */
+export function mayHaveCharged(error: unknown): boolean {
+  return (
+    error instanceof TimeoutError ||
+    error instanceof UpstreamTimeoutError ||
+    error instanceof StreamIncompleteError ||
+    error instanceof StreamFailedError ||
+    error instanceof UpstreamInvalidError ||
+    (error instanceof ConnectionError && mayHaveReached(error))
+  );
 }
 
 /**

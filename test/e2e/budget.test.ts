@@ -65,6 +65,22 @@ describe('a paid call that fails', () => {
   });
 });
 
+describe('a paid call whose reply is lost after the platform ran it', () => {
+  it('keeps what it reserved as spent: the platform may have charged it', async () => {
+    const roomy = await startHarness({ config: { maxSpendUsd: '1' } });
+    try {
+      // The search runs (and is charged), then the connection is cut before the reply.
+      roomy.sandbox.faults.add({ match: { path: '/api/web' }, dropReply: true, times: 1 });
+      const lost = await roomy.call('web_search', { query: 'lost on the way back' });
+      expect(lost.isError).toBe(true);
+      const budget = (await roomy.call('usage_get', {})).structuredContent?.budget;
+      expect(budget).toMatchObject({ spent_usd: 0.006, reserved_usd: 0, left_usd: 0.994 });
+    } finally {
+      await roomy.close();
+    }
+  });
+});
+
 describe('a chat call reserves by the model’s pricing for its size', () => {
   it('fits a small budget with a small max_tokens, and is refused unsent when its size would pass it', async () => {
     const small = await startHarness({ config: { maxSpendUsd: '0.002' } });
