@@ -16,6 +16,7 @@ import catalog from '../../tools/catalog.json' with { type: 'json' };
 import { forgetDataCatalogs } from '../../tools/data/shared.js';
 import { credentials } from '../helpers/accounts.js';
 import { type Harness, startHarness, textOf } from '../helpers/harness.js';
+import { payQuote } from '../helpers/x402-wallet.js';
 
 /**
  * Reply-mutation property test (issue 25 item 3): each case's platform reply is captured from the
@@ -509,12 +510,7 @@ const CASES: Case[] = [
       const quoted = await h.call('web_search', { query: 'reusable rockets', limit: 2 });
       const id = (quoted.structuredContent as { payment?: { quote_id?: string } }).payment?.quote_id;
       if (!id) throw new Error(`no quote: ${textOf(quoted)}`);
-      const paid = await fetch(`${sandbox.url}/__sandbox/x402/pay`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ paymentId: id, scheme: 'nano' }),
-      });
-      if (!paid.ok) throw new Error(`the sandbox wallet did not pay ${id}`);
+      await payQuote(sandbox.url, id, 'nano');
       return { quote_id: id };
     },
     path: '/api/web',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
+import { payQuote } from '../helpers/x402-wallet.js';
 
 // Issue 25: a challenge with one odd rail must not refuse the whole quote.
 process.env.ORBIT_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'orbit-x402-rails-'));
@@ -57,12 +58,7 @@ describe('x402 challenge read rail by rail', () => {
     // The person's text follows the binding's `x402/error` item.
     const texts = result.content.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
     expect(texts).toContain('base-usdc has no payTo');
-    const paid = await fetch(`${sandbox.url}/__sandbox/x402/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ paymentId: payment.quote_id, scheme: 'nano' }),
-    });
-    expect(paid.status).toBe(200);
+    await payQuote(sandbox.url, payment.quote_id, 'nano');
     const done = await h.call('x402_complete', { quote_id: payment.quote_id });
     expect(done.isError, textOf(done)).toBeFalsy();
     expect(out(done)).toMatchObject({ status: 'completed', tool: 'data_call' });
