@@ -7,7 +7,7 @@ import type { LedgerState, LedgerStep, Store } from './store/store.js';
 export const DEFAULT_BUDGET_WINDOW_MS = 24 * 3_600_000;
 /** A call's reservation outlives any call (timeouts, waits), so a crashed one frees it in time. */
 const CALL_RESERVATION_MS = 30 * 60_000;
-/** A job whose cost the platform never reports keeps its reservation this long. */
+/** A job whose cost the platform never reports keeps its reservation this long (or the window, if longer). */
 export const JOB_RESERVATION_MS = 24 * 3_600_000;
 
 const NANO = 1e9;
@@ -92,7 +92,12 @@ export class SpendBudget {
           op: 'settle',
           id,
           amount: toNano(spentNowUsd),
-          keep: { id: jobKey(jobId), amount: toNano(usd), ttlMs: JOB_RESERVATION_MS },
+          // Held at least as long as the window, or a longer window would let its money go round again.
+          keep: {
+            id: jobKey(jobId),
+            amount: toNano(usd),
+            ttlMs: Math.max(JOB_RESERVATION_MS, this.windowMs),
+          },
         }),
       release: () => once(held ? { op: 'release', id } : undefined),
     };

@@ -57,3 +57,21 @@ describe('SpendBudget with a limit', () => {
     expect(await budget.state()).toMatchObject({ spent_usd: 0.1, reserved_usd: 0, left_usd: 0.9 });
   });
 });
+
+describe('a job whose cost is never stated', () => {
+  it('keeps its reservation for a window longer than a day, so its money does not go round again', async () => {
+    let now = Date.now();
+    const week = 7 * 24 * 3_600_000;
+    const budget = new SpendBudget(
+      1,
+      { store: new MemoryStore({ now: () => now }), key: 'budget' },
+      week,
+      true,
+    );
+    await (await budget.reserve(price)).defer('job-quiet', 0.5);
+    now += 2 * 24 * 3_600_000;
+    expect(await budget.state()).toMatchObject({ reserved_usd: 0.5, left_usd: 0.5 });
+    now += 6 * 24 * 3_600_000;
+    expect(await budget.state()).toMatchObject({ spent_usd: 0, reserved_usd: 0, left_usd: 1 });
+  });
+});
