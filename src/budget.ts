@@ -3,8 +3,6 @@ import { BudgetExceededError } from './errors.js';
 import { MemoryStore } from './store/memory.js';
 import type { LedgerState, LedgerStep, Store } from './store/store.js';
 
-/** Over stdio the budget lasts as long as the process; over HTTP it starts again each window. */
-export const DEFAULT_BUDGET_WINDOW_MS = 24 * 3_600_000;
 /** A call's reservation outlives any call (timeouts, waits), so a crashed one frees it in time. */
 const CALL_RESERVATION_MS = 30 * 60_000;
 /** A job whose cost the platform never reports keeps its reservation this long (or the window, if longer). */

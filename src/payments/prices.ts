@@ -20,7 +20,6 @@ export const CEILINGS_USD: Readonly<Record<string, number>> = {
   video_extend: 3,
   web_search: 0.06,
   transcribe_video_links: 0.1,
-  x402_complete: 1,
 };
 const FALLBACK_CEILING_USD = 1;
 
