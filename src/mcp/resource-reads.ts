@@ -6,8 +6,9 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../context.js';
+import { InputError } from '../errors.js';
 import type { Redactor } from '../secrets.js';
-import { matchTemplate, type ResourceDefinition } from './define-resource.js';
+import { MAX_RESOURCE_URI_LENGTH, matchTemplate, type ResourceDefinition } from './define-resource.js';
 import { renderError } from './render.js';
 
 export interface ResourceDeps {
@@ -48,8 +49,14 @@ export function registerResources(deps: ResourceDeps): void {
   }));
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const uri = request.params.uri;
+    if (uri.length > MAX_RESOURCE_URI_LENGTH) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `The resource URI is ${uri.length} characters long; at most ${MAX_RESOURCE_URI_LENGTH} are read. List resources to see the URIs that exist.`,
+      );
+    }
     for (const resource of resources) {
-      const params = matchTemplate(resource.uriTemplate, uri);
+      const params = matchOrRefuse(resource.uriTemplate, uri);
       if (!params) continue;
       try {
         const body = await resource.read(params, deps.contextFor(ctx));
@@ -69,4 +76,14 @@ export function registerResources(deps: ResourceDeps): void {
       `Unknown resource ${uri}; list resource templates to see what exists.`,
     );
   });
+}
+
+/** A malformed `%` escape is the caller's bad input: -32602, as for any invalid parameter. */
+function matchOrRefuse(template: string, uri: string): Record<string, string> | undefined {
+  try {
+    return matchTemplate(template, uri);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${error.message} ${error.fix ?? ''}`.trim());
+  }
 }

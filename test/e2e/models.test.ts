@@ -95,4 +95,14 @@ describe('resource reads', () => {
     );
     expect(error).toMatchObject({ code: -32602, data: { uri } });
   });
+
+  it('answers a malformed % escape with -32602 (invalid params), not an internal error', async () => {
+    for (const uri of ['orbit://media/%zz', 'orbit://models/text/openai%E0%A4%A']) {
+      const error = await h.client.readResource({ uri }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ code: -32602, message: expect.stringMatching(/malformed % escape/) });
+    }
+  });
 });
