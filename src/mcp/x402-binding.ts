@@ -5,7 +5,8 @@
  * - a `tools/call` whose `_meta["x402/payment"]` pays a kept quote is run as `x402_complete` with that
  *   payment as `X-PAYMENT`, the same completion path (claimed once, counted by the budget) as a call
  *   of x402_complete itself; its result comes back as the paid tool's, with the settlement decoded
- *   from `X-PAYMENT-RESPONSE` in `_meta["x402/payment-response"]`.
+ *   from `X-PAYMENT-RESPONSE` in `_meta["x402/payment-response"]` (when the reply carries none that
+ *   can be read, `_meta["orbit/settlement"]` says the settlement is not confirmed instead).
  */
 import { z } from 'zod';
 import { InputError } from '../errors.js';
@@ -17,11 +18,16 @@ import {
   resourceUrl,
   X402_VERSION,
 } from '../payments/x402-required.js';
+import { PLATFORM_WORD } from '../word.js';
 import type { ToolResult } from './render.js';
 
 export const PAYMENT_META = 'x402/payment';
 export const PAYMENT_RESPONSE_META = 'x402/payment-response';
 export const COMPLETE_TOOL = 'x402_complete';
+/** Beside the result when the settlement is not known (the binding's SettlementResponse is left out). */
+export const SETTLEMENT_META = `${PLATFORM_WORD}/settlement`;
+const UNCONFIRMED =
+  'Settlement not confirmed: the platform accepted the payment and ran the call, but its reply carried no readable X-PAYMENT-RESPONSE (no transaction). Check the wallet for the transaction before paying again.';
 
 const PaymentPayload = z.looseObject({
   x402Version: z.number(),
@@ -129,14 +135,26 @@ export function asPaidResult(result: ToolResult, paid: PaidCall): ToolResult {
   const completed = Completed.safeParse(result.structuredContent);
   if (!result.isError && completed.success) {
     const { receipt } = completed.data;
-    return {
+    const answer = {
       ...result,
       ...(completed.data.result ? { structuredContent: completed.data.result } : {}),
+    };
+    if (receipt?.success === undefined && receipt?.hash === undefined) {
+      // The platform ran the call but sent no readable settlement: a SettlementResponse would have
+      // to claim a success or a failure nobody saw, so none is made up; the wallet is told so.
+      return {
+        ...answer,
+        content: [{ type: 'text', text: UNCONFIRMED }, ...result.content],
+        _meta: { [SETTLEMENT_META]: { confirmed: false, network: paid.accepted.network } },
+      };
+    }
+    return {
+      ...answer,
       _meta: {
         [PAYMENT_RESPONSE_META]: {
-          success: receipt?.success ?? true,
-          transaction: receipt?.hash ?? '',
-          network: receipt?.network ? caip2(receipt.network) : paid.accepted.network,
+          success: receipt.success ?? true,
+          transaction: receipt.hash ?? '',
+          network: receipt.network ? caip2(receipt.network) : paid.accepted.network,
         },
       },
     };
