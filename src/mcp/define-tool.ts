@@ -54,6 +54,11 @@ interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
   run(args: z.infer<I>, ctx: ToolContext): Promise<z.infer<O>>;
   /** Compact text for the model; defaults to JSON of the result. */
   text?(result: z.infer<O>): string;
+  /**
+   * Output fields that carry text fetched from the web (pages, search answers, data calls,
+   * transcripts): cleaned, fenced in the text and named in `_meta` (src/untrusted.ts).
+   */
+  untrusted?: readonly (keyof z.infer<O> & string)[] | ((result: z.infer<O>) => readonly string[]);
   /** Media and links to send along with the result. */
   content?(result: z.infer<O>): ExtraContent[];
   /** What a paid call cost in USD, read from its result; added up against the spend budget. */

@@ -4,6 +4,7 @@ import { type MediaContent, mediaContent } from '../files/content.js';
 import type { Files } from '../files/files.js';
 import { sayNext } from '../jobs/next.js';
 import type { Redactor } from '../secrets.js';
+import { cleanFields, fence, UNTRUSTED_META } from '../untrusted.js';
 import type { AnyTool } from './define-tool.js';
 
 export interface ToolResult {
@@ -15,7 +16,8 @@ export interface ToolResult {
 
 /**
  * A successful result: structuredContent plus a compact text form, and the caller's saved files as
- * inline media and links. Secrets are redacted from every text and field (a platform may echo one).
+ * inline media and links. Secrets are redacted from every text and field (a platform may echo one);
+ * fields the tool declares `untrusted` are cleaned, and then the text is fenced as from the web.
  */
 export async function renderResult(
   tool: AnyTool,
@@ -23,8 +25,11 @@ export async function renderResult(
   files: Files,
   redactor: Redactor,
 ): Promise<ToolResult> {
-  const text = tool.text ? tool.text(output) : JSON.stringify(output);
-  const extra = tool.content?.(output) ?? [];
+  const declared = typeof tool.untrusted === 'function' ? tool.untrusted(output) : (tool.untrusted ?? []);
+  const { output: shown, marked } = cleanFields(output, declared);
+  const own = tool.text ? tool.text(shown) : JSON.stringify(shown);
+  const text = marked.length > 0 ? fence(own) : own;
+  const extra = tool.content?.(shown) ?? [];
   const saved = extra.flatMap((item) => (item.type === 'media' ? [item.uri] : []));
   const direct = extra.filter((item): item is MediaContent => item.type !== 'media');
   const links = direct.map((item) => (item.type === 'resource_link' ? redactor.value(item) : item));
@@ -34,7 +39,8 @@ export async function renderResult(
       ...links,
       ...(saved.length > 0 ? await mediaContent(saved, files) : []),
     ],
-    structuredContent: redactor.value(output),
+    structuredContent: redactor.value(shown),
+    ...(marked.length > 0 ? { _meta: { [UNTRUSTED_META]: marked } } : {}),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   resourceUrl,
   X402_VERSION,
 } from '../payments/x402-required.js';
+import { fieldsWithText, UNTRUSTED_META } from '../untrusted.js';
 import { PLATFORM_WORD } from '../word.js';
 import type { ToolResult } from './render.js';
 
@@ -134,10 +135,13 @@ const Completed = z.looseObject({
 export function asPaidResult(result: ToolResult, paid: PaidCall): ToolResult {
   const completed = Completed.safeParse(result.structuredContent);
   if (!result.isError && completed.success) {
-    const { receipt } = completed.data;
+    const { receipt, result: paidResult } = completed.data;
+    // The paid tool's fields are what x402_complete marked as its untrusted `result`.
+    const untrusted = paidResult ? fieldsWithText(paidResult, Object.keys(paidResult)) : [];
     const answer = {
       ...result,
-      ...(completed.data.result ? { structuredContent: completed.data.result } : {}),
+      ...(paidResult ? { structuredContent: paidResult } : {}),
+      _meta: untrusted.length > 0 ? { [UNTRUSTED_META]: untrusted } : {},
     };
     if (receipt?.success === undefined && receipt?.hash === undefined) {
       // The platform ran the call but sent no readable settlement: a SettlementResponse would have
@@ -145,12 +149,13 @@ export function asPaidResult(result: ToolResult, paid: PaidCall): ToolResult {
       return {
         ...answer,
         content: [{ type: 'text', text: UNCONFIRMED }, ...result.content],
-        _meta: { [SETTLEMENT_META]: { confirmed: false, network: paid.accepted.network } },
+        _meta: { ...answer._meta, [SETTLEMENT_META]: { confirmed: false, network: paid.accepted.network } },
       };
     }
     return {
       ...answer,
       _meta: {
+        ...answer._meta,
         [PAYMENT_RESPONSE_META]: {
           success: receipt.success ?? true,
           transaction: receipt.hash ?? '',

@@ -121,7 +121,7 @@ describe('x402_complete, polling rails', () => {
     expect(progress[0]?.message).toMatch(/^waiting for payment of 0\.006 USD \(quote pay_/);
     expect(requestsTo(`/api/x402/status/${id}`).length).toBeGreaterThan(1);
     expect(requestsTo(`/api/x402/complete/${id}`)).toHaveLength(1);
-    expect(textOf(result)).toMatch(/^Paid\. web\.search \(cost 0\.006 USD\)/);
+    expect(textOf(result)).toMatch(/^<untrusted-web-content>\nPaid\. web\.search \(cost 0\.006 USD\)/);
     expect(sandbox.requests.every((q) => q.headers.authorization === undefined)).toBe(true);
   });
 
@@ -133,7 +133,7 @@ describe('x402_complete, polling rails', () => {
     expect(r).toMatchObject({ status: 'completed', tool: 'web_search' });
     expect(r.result).toMatchObject({ query: 'reusable rockets', cost: 0.006 });
     expect(r.result.results).toHaveLength(2);
-    expect(textOf(result)).toMatch(/^Paid\. 1\. /);
+    expect(textOf(result)).toMatch(/^<untrusted-web-content>\nPaid\. 1\. /);
   });
 
   it('returns the quote id and the next call while the payment has not arrived', async () => {
@@ -260,7 +260,9 @@ describe('x402_complete, exact rails', () => {
       expect(replayed.body).toBe(quoted.body);
       expect(replayed.headers['x-payment']).toBe(wallet.xPayment);
       expect(replayed.headers.authorization).toBeUndefined();
-      expect(textOf(result)).toMatch(new RegExp(`^Paid \\(${network} \\S+\\)\\. web\\.search`));
+      expect(textOf(result)).toMatch(
+        new RegExp(`^<untrusted-web-content>\\nPaid \\(${network} \\S+\\)\\. web\\.search`),
+      );
     });
   }
 

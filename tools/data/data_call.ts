@@ -85,6 +85,7 @@ export default defineTool({
       ? { usd: 0, basis: 'a payment quote costs nothing' }
       : undefined,
   spent: (r) => r.cost,
+  untrusted: ['data', 'summary'],
   text: (r) => {
     const payment = PaymentRequest.safeParse(r.payment);
     return payment.success ? paymentText(payment.data) : dataText(r);

@@ -7,7 +7,13 @@ import { answerText } from '../text/reply.js';
 import { awaitResponse, RESPONSE_KIND } from '../text/stored.js';
 import { audioText, awaitSpeech } from './audio.js';
 import { filesContent } from './shared.js';
-import { awaitTranscript, finish, TranscriptOut, transcriptText } from './transcription.js';
+import {
+  awaitTranscript,
+  finish,
+  TRANSCRIPT_FIELDS,
+  TranscriptOut,
+  transcriptText,
+} from './transcription.js';
 
 const KINDS = ['speech', 'transcription', RESPONSE_KIND] as const;
 
@@ -74,6 +80,7 @@ export default defineTool({
       param: 'run_id',
     });
   },
+  untrusted: (r) => (r.kind === 'transcription' ? TRANSCRIPT_FIELDS : []),
   text: (r) =>
     r.kind === 'speech'
       ? audioText(r)

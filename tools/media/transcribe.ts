@@ -4,7 +4,14 @@ import { LIMITS, type MediaInput, readMediaInput } from '../../src/files/input.j
 import { MaxWait } from '../../src/jobs/follow.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
 import { filesContent } from './shared.js';
-import { awaitTranscript, finish, TranscribeReply, TranscriptOut, transcriptText } from './transcription.js';
+import {
+  awaitTranscript,
+  finish,
+  TRANSCRIPT_FIELDS,
+  TranscribeReply,
+  TranscriptOut,
+  transcriptText,
+} from './transcription.js';
 import { transcribeCommon } from './transcription-common.js';
 
 export default defineTool({
@@ -86,6 +93,7 @@ export default defineTool({
     return finish(ctx, { done: res.data });
   },
   spent: (r) => r.cost,
+  untrusted: TRANSCRIPT_FIELDS,
   text: transcriptText,
   content: (r) => filesContent([r]),
 });

@@ -89,6 +89,7 @@ export default defineTool({
     };
   },
   spent: (r) => r.summary.total_cost,
+  untrusted: ['transcripts'],
   text: (r) =>
     [
       ...r.transcripts.map((t) =>

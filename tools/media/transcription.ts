@@ -68,6 +68,8 @@ export const TranscriptOut = z.looseObject({
   next: z.string().optional(),
 });
 export type TranscriptOut = z.infer<typeof TranscriptOut>;
+/** What a transcript's speakers said: text from the audio or video, however it was fetched. */
+export const TRANSCRIPT_FIELDS = ['text', 'segments', 'words'] as const;
 
 export type Settled = { done: TranscribeReply } | { pending: { runId: string } };
 

@@ -112,6 +112,8 @@ export default defineTool({
     const result = await renderer.render(ctx, quote.render, reply);
     return { status: 'completed' as const, tool: quote.tool, result, ...(receipt ? { receipt } : {}) };
   },
+  // A paid replay of a web_search or data_call: what they fetched.
+  untrusted: ['result'],
   text: (r) => {
     if (r.status === 'pending') return `Not paid yet. Once the person has paid, call ${r.next}.`;
     const receipt = Receipt.safeParse(r.receipt);

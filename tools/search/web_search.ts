@@ -46,5 +46,6 @@ export default defineTool({
       ? { usd: 0, basis: 'a payment quote costs nothing' }
       : { usd: WEB_SEARCH_USD, basis: `the platform's price of ${WEB_SEARCH_USD} USD per search` },
   spent: (r) => r.cost,
+  untrusted: ['answer', 'results', 'structured'],
   text: searchText,
 });

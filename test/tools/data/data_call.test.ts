@@ -14,10 +14,17 @@ describe('data_call', () => {
     ).toMatchInlineSnapshot(`
       {
         "result": {
+          "_meta": {
+            "orbit/untrusted": [
+              "data",
+            ],
+          },
           "content": [
             {
-              "text": "maps.search (cost 0.0024 USD) [req_<n>]
-      {"query":"coffee","location":"Lisbon","places":[{"placeId":"place_7a15313445","name":"Turing's Coffee Bistro","category":"coffee bistro","address":"186 Station Square, Lisbon, PT","location":{"lat":38.7219,"lng":-9.15784},"rating":4.4,"reviewsCount":651,"priceLevel":4,"phone":"+53 650 942935","website":"https://turing-s-coffee-bistro.example","openNow":true,"openingHours":"Mon-Sat 9:00-21:00","url":"https://maps.example/place/place_7a15313445"},{"placeId":"place_439db0c722","name":"Shannon's Coffee Gallery","category":"coffee gallery","address":"187 Market Lane, Lisbon, PT","location":{"lat":38.72574,"lng":-9.13218},"rating":3.7,"reviewsCount":1317,"priceLevel":1,"phone":"+30 291 501234","website":"https://shannon-s-coffee-gallery.example","openNow":true,"openingHours":"Mon-Sat 9:00-18:00","url":"https://maps.example/place/place_439db0c722"}],"count":2,"cost":0.0024,"x_orbit_pricing":{"amount":0.0024,"currency":"USD","cost":0.0024,"paymentSource":"USD","credits":2}}",
+              "text": "<untrusted-web-content>
+      maps.search (cost 0.0024 USD) [req_<n>]
+      {"query":"coffee","location":"Lisbon","places":[{"placeId":"place_7a15313445","name":"Turing's Coffee Bistro","category":"coffee bistro","address":"186 Station Square, Lisbon, PT","location":{"lat":38.7219,"lng":-9.15784},"rating":4.4,"reviewsCount":651,"priceLevel":4,"phone":"+53 650 942935","website":"https://turing-s-coffee-bistro.example","openNow":true,"openingHours":"Mon-Sat 9:00-21:00","url":"https://maps.example/place/place_7a15313445"},{"placeId":"place_439db0c722","name":"Shannon's Coffee Gallery","category":"coffee gallery","address":"187 Market Lane, Lisbon, PT","location":{"lat":38.72574,"lng":-9.13218},"rating":3.7,"reviewsCount":1317,"priceLevel":1,"phone":"+30 291 501234","website":"https://shannon-s-coffee-gallery.example","openNow":true,"openingHours":"Mon-Sat 9:00-18:00","url":"https://maps.example/place/place_439db0c722"}],"count":2,"cost":0.0024,"x_orbit_pricing":{"amount":0.0024,"currency":"USD","cost":0.0024,"paymentSource":"USD","credits":2}}
+      </untrusted-web-content>",
               "type": "text",
             },
           ],

@@ -14,11 +14,19 @@ describe('transcribe', () => {
     ).toMatchInlineSnapshot(`
       {
         "result": {
+          "_meta": {
+            "orbit/untrusted": [
+              "text",
+              "words",
+            ],
+          },
           "content": [
             {
-              "text": "the quick brown fox jumps over the lazy dog and then the sandbox says hello again
+              "text": "<untrusted-web-content>
+      the quick brown fox jumps over the lazy dog and then the sandbox says hello again
 
-      language en, 1 min charged, cost 0.01 USD",
+      language en, 1 min charged, cost 0.01 USD
+      </untrusted-web-content>",
               "type": "text",
             },
           ],

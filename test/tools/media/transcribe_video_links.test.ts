@@ -12,14 +12,21 @@ describe('transcribe_video_links', () => {
     ).toMatchInlineSnapshot(`
       {
         "result": {
+          "_meta": {
+            "orbit/untrusted": [
+              "transcripts",
+            ],
+          },
           "content": [
             {
-              "text": "✓ Sandbox video abc123xyz
+              "text": "<untrusted-web-content>
+      ✓ Sandbox video abc123xyz
       This is the sandbox transcript of video abc123xyz. the quick brown fox jumps over the lazy dog and then the sandbox says hello again.
 
       ✗ https://youtu.be/private999: No transcript is available for this video.
 
-      1 of 2 transcribed; cost 0.01 USD",
+      1 of 2 transcribed; cost 0.01 USD
+      </untrusted-web-content>",
               "type": "text",
             },
           ],

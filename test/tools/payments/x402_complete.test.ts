@@ -25,12 +25,19 @@ describe('x402_complete', () => {
     expect(await t.snap('x402_complete', { quote_id: id })).toMatchInlineSnapshot(`
       {
         "result": {
+          "_meta": {
+            "orbit/untrusted": [
+              "result",
+            ],
+          },
           "content": [
             {
-              "text": "Paid. 1. Reusable rockets - medium.com — https://medium.com/reusable-rockets
+              "text": "<untrusted-web-content>
+      Paid. 1. Reusable rockets - medium.com — https://medium.com/reusable-rockets
          What medium.com says about "reusable rockets": a deterministic sandbox snippet, result 1.
       2. Reusable rockets - en.wikipedia.org — https://en.wikipedia.org/reusable-rockets
-         What en.wikipedia.org says about "reusable rockets": a deterministic sandbox snippet, result 2.",
+         What en.wikipedia.org says about "reusable rockets": a deterministic sandbox snippet, result 2.
+      </untrusted-web-content>",
               "type": "text",
             },
           ],

@@ -8,12 +8,19 @@ describe('web_search', () => {
     expect(await t.snap('web_search', { query: 'orbital mechanics', limit: 2 })).toMatchInlineSnapshot(`
       {
         "result": {
+          "_meta": {
+            "orbit/untrusted": [
+              "results",
+            ],
+          },
           "content": [
             {
-              "text": "1. Orbital mechanics - developer.mozilla.org — https://developer.mozilla.org/orbital-mechanics
+              "text": "<untrusted-web-content>
+      1. Orbital mechanics - developer.mozilla.org — https://developer.mozilla.org/orbital-mechanics
          What developer.mozilla.org says about "orbital mechanics": a deterministic sandbox snippet, result 1.
       2. Orbital mechanics - github.com — https://github.com/orbital-mechanics
-         What github.com says about "orbital mechanics": a deterministic sandbox snippet, result 2.",
+         What github.com says about "orbital mechanics": a deterministic sandbox snippet, result 2.
+      </untrusted-web-content>",
               "type": "text",
             },
           ],

@@ -14,7 +14,7 @@ const completed = (receipt?: Record<string, unknown>): ToolResult => ({
   structuredContent: {
     status: 'completed',
     tool: 'data_call',
-    result: { endpoint: 'web.search' },
+    result: { endpoint: 'web.search', data: { results: [] } },
     ...(receipt ? { receipt } : {}),
   },
 });
@@ -24,16 +24,21 @@ describe('asPaidResult', () => {
     const answer = asPaidResult(completed({ success: true, hash: '0xabc', network: 'base' }), paid);
     expect(answer._meta).toEqual({
       'x402/payment-response': { success: true, transaction: '0xabc', network: 'eip155:8453' },
+      // What the paid tool fetched stays marked as from the web (the data endpoint's reply).
+      'orbit/untrusted': ['endpoint', 'data'],
     });
-    expect(answer.structuredContent).toEqual({ endpoint: 'web.search' });
+    expect(answer.structuredContent).toEqual({ endpoint: 'web.search', data: { results: [] } });
   });
 
   it('claims no success when the reply carried no readable X-PAYMENT-RESPONSE', () => {
     for (const receipt of [undefined, { network: 'base' }]) {
       const answer = asPaidResult(completed(receipt), paid);
       expect(answer.isError).toBeFalsy();
-      expect(answer.structuredContent).toEqual({ endpoint: 'web.search' });
-      expect(answer._meta).toEqual({ 'orbit/settlement': { confirmed: false, network: 'eip155:8453' } });
+      expect(answer.structuredContent).toEqual({ endpoint: 'web.search', data: { results: [] } });
+      expect(answer._meta).toEqual({
+        'orbit/settlement': { confirmed: false, network: 'eip155:8453' },
+        'orbit/untrusted': ['endpoint', 'data'],
+      });
       expect(answer.content[0]).toEqual({
         type: 'text',
         text: expect.stringMatching(/^Settlement not confirmed: .*no readable X-PAYMENT-RESPONSE/),
