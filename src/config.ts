@@ -59,7 +59,7 @@ const url = z
   .refine((value) => /^https?:\/\//i.test(value), {
     message: 'must be an http:// or https:// URL, such as https://api.example.com',
   })
-  .transform((value) => value.replace(/\/+$/, ''));
+  .transform((value) => value.replace(/(?<!\/)\/+$/, ''));
 
 const ON_WORDS = ['1', 'true', 'yes', 'on'];
 const OFF_WORDS = ['0', 'false', 'no', 'off', ''];
@@ -193,7 +193,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
 
 /** `90m`, `24h`, `7d` (a bare number is hours), between a minute and a year; else undefined. */
 function durationMs(value: number | string): number | undefined {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([mhd]?)\s*$/.exec(String(value));
+  const match = /^(\d+(?:\.\d+)?)\s*([mhd]?)$/.exec(String(value).trim());
   if (!match) return undefined;
   const unit = { m: 60_000, h: 3_600_000, d: 86_400_000, '': 3_600_000 }[match[2] as 'm' | 'h' | 'd' | ''];
   const ms = Math.round(Number(match[1]) * unit);

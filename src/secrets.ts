@@ -11,7 +11,9 @@ const processSecrets = new Set<string>();
  */
 const SECRET_PATTERNS = [
   /\b(?:sk|ok|mt|pk|rk)-[A-Za-z0-9_-]{16,}/g,
-  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
+  // Starts only where a run of token characters starts: `\b` let every `-eyJ` in one long run start
+  // a scan to the run's end (time growing with the square of its length).
+  /(?<![\w.-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
   /(Bearer\s+)[^\s"']+/gi,
 ];
 const REDACTED = '[redacted]';

@@ -40,7 +40,7 @@ export function slugify(text: string): string {
   const slug = text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
+    .replace(/^-+|(?<!-)-+$/g, '')
     .slice(0, 60);
   return slug || 'query';
 }
@@ -50,7 +50,7 @@ const normalizeDomain = (d: string): string =>
     .trim()
     .toLowerCase()
     .replace(/^https?:\/\//, '')
-    .replace(/\/.*$/, '');
+    .split('/')[0]!;
 
 export function search(query: string, options: SearchOptions = {}): SearchResult[] {
   const count = options.count ?? 5;

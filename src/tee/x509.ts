@@ -7,12 +7,28 @@ export interface TrustAnchor {
   pem: string;
 }
 
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+const PEM_BEGIN = '-----BEGIN CERTIFICATE-----';
+const PEM_END = '-----END CERTIFICATE-----';
+
+/** Each BEGIN ... END block, found by a forward scan (a lazy regex rescans the rest for every BEGIN). */
+function pemBlocks(text: string): string[] | undefined {
+  const blocks: string[] = [];
+  let at = 0;
+  for (;;) {
+    const begin = text.indexOf(PEM_BEGIN, at);
+    if (begin < 0) break;
+    const end = text.indexOf(PEM_END, begin + PEM_BEGIN.length + 1);
+    if (end < 0) break;
+    at = end + PEM_END.length;
+    blocks.push(text.slice(begin, at));
+  }
+  return blocks.length > 0 ? blocks : undefined;
+}
 
 /** Certificates from PEM text, or from concatenated DER (some quote samples carry DER). */
 export function parseCertificates(data: Uint8Array | string, what: string): X509Certificate[] {
   const text = typeof data === 'string' ? data : new TextDecoder().decode(data);
-  const blocks = text.match(PEM_BLOCK);
+  const blocks = pemBlocks(text);
   try {
     if (blocks) return blocks.map((pem) => new X509Certificate(pem));
     if (typeof data !== 'string') return splitDer(data).map((der) => new X509Certificate(der));

@@ -19,7 +19,25 @@ const Footer = z.looseObject({
   inputTokens: z.number().optional(),
   outputTokens: z.number().optional(),
 });
-const TAGGED = /<([A-Za-z][\w-]*)>\s*(\{[\s\S]*\})\s*<\/\1>\s*$/;
+const CLOSING_TAG = /^<\/([A-Za-z][\w-]*)>$/;
+
+/**
+ * The reply's closing `<name>{json}</name>` block: where it starts and its JSON. Found by scanning
+ * (the closing tag at the end, then the first `<name>` followed by `{`), never by a backtracking
+ * regex over the whole reply, which the platform writes.
+ */
+function taggedBlock(reply: string): { index: number; json: string } | undefined {
+  const trimmed = reply.trimEnd();
+  const close = trimmed.lastIndexOf('</');
+  const name = close < 0 ? undefined : CLOSING_TAG.exec(trimmed.slice(close))?.[1];
+  if (!name) return undefined;
+  const open = `<${name}>`;
+  for (let at = trimmed.indexOf(open); at >= 0 && at < close; at = trimmed.indexOf(open, at + 1)) {
+    const body = trimmed.slice(at + open.length, close).trim();
+    if (body.startsWith('{')) return body.endsWith('}') ? { index: at, json: body } : undefined;
+  }
+  return undefined;
+}
 
 export async function legacyInto(state: ChatState, api: Api, request: ChatRequest): Promise<Exchange> {
   const { system, turns } = request.conversation;
@@ -40,8 +58,8 @@ export async function legacyInto(state: ChatState, api: Api, request: ChatReques
     apiKeyHeader: 'x-api-key',
   });
   const reply = res.data.toString('utf8');
-  const tagged = TAGGED.exec(reply);
-  const footer = tagged ? Footer.safeParse(safeJson(tagged[2] ?? '')) : undefined;
+  const tagged = taggedBlock(reply);
+  const footer = tagged ? Footer.safeParse(safeJson(tagged.json)) : undefined;
   if (!tagged || !footer?.success) {
     throw new UpstreamInvalidError('The legacy text route replied without its tagged cost block.', {
       requestId: res.requestId,

@@ -25,7 +25,7 @@ export function normalizeId(raw: string): string {
     .replace(/^https?:\/\/[^/]+/, '')
     .replace(/^\/+/, '')
     .replace(/^api\/v1\/data\//, '')
-    .replace(/\/+$/, '')
+    .replace(/(?<!\/)\/+$/, '')
     .replace(/\//g, '.')
     .replace(/-/g, '_');
 }

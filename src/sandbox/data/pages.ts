@@ -89,7 +89,7 @@ const titleCase = (slug: string) =>
 
 /** Three distinct links one level below the page, none below depth 3. */
 export function linksOf(url: URL): string[] {
-  const base = url.pathname.replace(/\/+$/, '');
+  const base = url.pathname.replace(/(?<!\/)\/+$/, '');
   if (base.split('/').filter(Boolean).length >= 3) return [];
   const start = num(url.href, 'links', 0, SECTIONS.length - 1);
   return [0, 3, 6].map((step) => `${url.origin}${base}/${SECTIONS[(start + step) % SECTIONS.length]}`);

@@ -113,7 +113,7 @@ function crawl(
   exclude: string[] | undefined,
 ): (Page & { depth: number })[] {
   const matches = (path: string, rules: string[]) =>
-    rules.some((rule) => path.startsWith(rule.replace(/\*+$/, '')));
+    rules.some((rule) => path.startsWith(rule.replace(/(?<!\*)\*+$/, '')));
   const allowed = (url: string) => {
     const path = new URL(url).pathname;
     return (!include?.length || matches(path, include)) && !(exclude?.length && matches(path, exclude));

@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { z } from 'zod';
 import type { ScoreResult, TraceResult } from './experiment.js';
 import { coverage, judgeReasoning, pairwise, type Verdict } from './judge.js';
@@ -40,6 +41,23 @@ const failed = (code: string, message: string): ScoreResult => ({
   error: { code, message },
 });
 
+/** A caller's pattern may backtrack for minutes: it runs with a deadline that stops it. */
+const REGEX_MS = 100;
+
+function regexTest(pattern: string, flags: string | undefined, output: string): boolean | undefined {
+  try {
+    return runInNewContext(
+      'new RegExp(pattern, flags).test(output)',
+      { pattern, flags, output },
+      {
+        timeout: REGEX_MS,
+      },
+    ) as boolean;
+  } catch {
+    return undefined;
+  }
+}
+
 const binary = (ok: boolean, reasoning: string): ScoreResult => ({
   status: 'completed',
   score: ok ? 1 : 0,
@@ -74,9 +92,13 @@ export function applyScorer(x: ScoreInput): ScoreResult {
     }
     case 'regex': {
       const pattern = String(config.pattern);
-      const ok = new RegExp(pattern, typeof config.flags === 'string' ? config.flags : undefined).test(
-        output,
-      );
+      const ok = regexTest(pattern, typeof config.flags === 'string' ? config.flags : undefined, output);
+      if (ok === undefined) {
+        return binary(
+          false,
+          `/${pattern.slice(0, 80)}/ ran past ${REGEX_MS} ms on this output (it backtracks).`,
+        );
+      }
       return binary(ok, `The output ${ok ? 'matches' : 'does not match'} /${pattern.slice(0, 80)}/.`);
     }
     case 'json_schema':

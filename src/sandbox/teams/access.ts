@@ -68,7 +68,8 @@ export const TeamName = z
 export const Email = z
   .string()
   .trim()
-  .max(254)
+  // Aborts: the pattern after it backtracks over its input, so it never reads more than 254 characters.
+  .max(254, { abort: true })
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be a valid email address');
 
 /** A member by `sessionId` (integer, or its digits as a string). */

@@ -1,5 +1,7 @@
 import { escapeRegExp, isRecord } from '../util.js';
 
+const MAX_PROPERTIES_READ = 64;
+
 /**
  * Arguments a deterministic model gives a tool, read from the prompt so tests can predict them:
  * 1. any property named in the prompt as `name=value`, `name: value` or `name is value` (quotes allowed);
@@ -12,7 +14,10 @@ import { escapeRegExp, isRecord } from '../util.js';
  * Optional properties appear only through rules 1 and 2.
  */
 export function fillArguments(schema: Record<string, unknown>, prompt: string): Record<string, unknown> {
-  const properties = isRecord(schema.properties) ? schema.properties : {};
+  // The first 64 properties: each one is a scan of the prompt (planToolCalls bounds the prompt).
+  const properties = isRecord(schema.properties)
+    ? Object.fromEntries(Object.entries(schema.properties).slice(0, MAX_PROPERTIES_READ))
+    : {};
   const required = new Set(
     Array.isArray(schema.required) ? schema.required.filter((n) => typeof n === 'string') : [],
   );

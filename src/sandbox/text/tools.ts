@@ -39,17 +39,24 @@ export interface ToolResult {
   content: string;
 }
 
+const MAX_TOOLS_READ = 128;
+const MAX_PROMPT_READ = 2_000;
+
 /**
  * The calls a deterministic model makes: a named `tool_choice` calls that tool; otherwise the tools
  * the prompt mentions (by name, or by name with `_`/`-` read as spaces), in the order mentioned; with
  * `required` and no mention, the first tool offered. After tool results, `auto` answers in text.
  */
 export function planToolCalls(
-  setup: ToolSetup | undefined,
-  prompt: string,
+  offered: ToolSetup | undefined,
+  wholePrompt: string,
   afterResults: boolean,
 ): ToolCall[] {
-  if (!setup || setup.tools.length === 0 || setup.choice.type === 'none') return [];
+  if (!offered || offered.tools.length === 0 || offered.choice.type === 'none') return [];
+  // The emulated model reads the first 128 tools and 2,000 characters of the prompt: its patterns
+  // cost more than linear time in what they read, and a request may carry megabytes of both.
+  const setup = { ...offered, tools: offered.tools.slice(0, MAX_TOOLS_READ) };
+  const prompt = wholePrompt.slice(0, MAX_PROMPT_READ);
   let chosen: ToolSpec[];
   const { choice } = setup;
   if (choice.type === 'tool') {
