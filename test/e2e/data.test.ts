@@ -118,7 +118,9 @@ describe('data_call', () => {
     const r = out(result);
     expect(r.data.summary).toMatchObject({ requested: 2, successful: 1, failed: 1 });
     expect(r.cost).toBe(0.002);
-    expect(textOf(result)).toMatch(/^url\.scrape \(cost 0\.002 USD\) \[req_\d+\]\n\{/);
+    expect(textOf(result)).toMatch(
+      /^<untrusted-web-content>\nurl\.scrape \(cost 0\.002 USD\) \[req_\d+\]\n\{/,
+    );
   });
 
   it('sends GET with the input as query parameters on an endpoint that allows it', async () => {
