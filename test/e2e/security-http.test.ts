@@ -72,6 +72,12 @@ async function connect(key: string, roots?: string[]) {
   return { client, transport, call, sessionId: transport.sessionId! };
 }
 
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+
 const textOf = (result: CallToolResult) =>
   result.content.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
 
@@ -287,5 +293,37 @@ describe('the remote endpoint without sessions', () => {
     const refused = await call('sk-made-up-stateless-0123456789');
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('invalid_token');
+  });
+});
+
+describe('a hostile resource URI', () => {
+  // Nothing a client sends costs more than linear time (issue 34): `orbit://models/` + "a/" x 32,000
+  // + "\n" once held the event loop 1.09 s (a regex with two lazy groups, time growing with the
+  // square of the length); 1 MB would have held it for minutes, and every tenant with it.
+  it("is refused as invalid params, and another tenant's ping is answered while it is in flight", async () => {
+    const [{ client: attacker }, { client: neighbour }] = await Promise.all([connect(keyA), connect(keyB)]);
+    const uri = `orbit://models/${'a/'.repeat(500_000)}\n`;
+    let bigSettled = false;
+    const big = failure(attacker.readResource({ uri })).finally(() => {
+      bigSettled = true;
+    });
+    expect(bigSettled).toBe(false);
+    const pings = await Promise.all([neighbour.ping(), neighbour.ping(), neighbour.ping()]);
+    expect(pings).toEqual([{}, {}, {}]);
+    expect(await big).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/at most 2048 are read/),
+    });
+    // The attacker's session is still usable: a refusal, not a crash.
+    expect(await attacker.ping()).toEqual({});
+    await Promise.all([attacker.close(), neighbour.close()]);
+  });
+
+  it('is matched in one scan just under the length cap', async () => {
+    const { client } = await connect(keyA);
+    const uri = `orbit://models/${'a/'.repeat(1_000)}\n`;
+    const error = await failure(client.readResource({ uri }));
+    expect(error).toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown model kind "a"/) });
+    await client.close();
   });
 });
