@@ -1,7 +1,7 @@
 import { Server, type ServerCapabilities } from '@modelcontextprotocol/server';
 
-/** The first revision of the 2026 era (`server/discover`, no sessions). */
-const FIRST_MODERN = '2026-07-28';
+/** The first revision of the 2026 era (`server/discover`, no sessions), which the serving entries add to the SDK's 2025 list. */
+export const FIRST_MODERN = '2026-07-28';
 
 /**
  * The SDK's Server, declaring the Logging capability to 2025 clients only: 2026-07-28 deprecates
