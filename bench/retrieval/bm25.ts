@@ -1,8 +1,11 @@
 /**
- * A keyword tool search as clients build one (the BM25 variant of Anthropic's tool search tool,
- * Codex's `search_tool_bm25`, the tool-discovery extensions of open agents): Okapi BM25 over one
- * document per tool. No npm package fitted: `okapibm25` matches substrings ("art" in "start"),
- * MiniSearch multiplies each score by the number of query terms matched.
+ * A keyword tool search as clients build one: Okapi BM25 over one document per tool. Anthropic's
+ * tool search (BM25 and regex variants) says it searches names, descriptions, argument names and
+ * argument descriptions; Codex's `search_tool_bm25` indexes name, title, description and argument
+ * names with English stemming (the `bm25` crate); Claude Code's ToolSearch scores name parts, the
+ * `anthropic/searchHint` and description words; open agents' tool-discovery extensions split
+ * names and drop stop words. No npm package fitted: `okapibm25` matches substrings ("art" in
+ * "start"), MiniSearch multiplies each score by the number of query terms matched.
  *
  * - Document: the tool's name (split at `_`), its description, and every argument's name and
  *   description, nested ones included (what Anthropic's tool search says it searches). Title,
