@@ -4,7 +4,7 @@
  * Sizes can be lowered for a quick look (BENCH_START_RUNS, BENCH_CHAT_CALLS, BENCH_RPS_WINDOW_MS,
  * BENCH_RPS_ROUNDS), but the published figures use the defaults. BENCH_NODE=<path to another node> adds the cold start
  * on that Node (CI's Node 22 from the npm registry, where the bin uses Node's compile cache).
- * BENCH_ONLY=start,throughput (any of start, tokens, latency, progress, image, throughput, soak, replicas, reservation)
+ * BENCH_ONLY=start,throughput (any of start, tokens, retrieval, latency, progress, image, throughput, soak, replicas, reservation)
  * runs only those measures and prints them without touching docs/benchmarks.md or bench/results.json.
  */
 import { execFileSync } from 'node:child_process';
@@ -22,6 +22,7 @@ import { measureLargeImage } from './measures/large-image.js';
 import { measureLatency } from './measures/latency.js';
 import { measureReplicas } from './measures/replicas.js';
 import { measureReservation } from './measures/reservation.js';
+import { measureRetrieval } from './measures/retrieval.js';
 import { measureSoak, measureStdioSoak } from './measures/soak.js';
 import { measureStartUp, otherNodeFigure, startUpFigures } from './measures/start-up.js';
 import { measureThroughput } from './measures/throughput.js';
@@ -47,6 +48,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const MEASURES = [
   'start',
   'tokens',
+  'retrieval',
   'latency',
   'progress',
   'image',
@@ -113,6 +115,11 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
   async tokens() {
     say('tools/list tokens…');
     return measureTokens([ORBIT_BIN], orbitEnv);
+  },
+
+  async retrieval() {
+    say('retrieval: BM25 tool search over the listing, this one and the one before issue 35…');
+    return measureRetrieval();
   },
 
   async latency() {

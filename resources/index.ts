@@ -4,6 +4,7 @@ import jobs from './jobs.js';
 import media from './media.js';
 import model from './model.js';
 import models from './models.js';
+import skills from './skills.js';
 import usage from './usage.js';
 import views from './views.js';
 
@@ -15,5 +16,6 @@ export const resources: readonly ResourceDefinition[] = [
   jobs,
   usage,
   dataEndpoints,
+  skills,
   views,
 ];

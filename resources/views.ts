@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { InputError } from '../src/errors.js';
 import { APP_MIME_TYPE, VIEWS, type ViewName, viewUri } from '../src/mcp/apps.js';
 import { defineResource } from '../src/mcp/define-resource.js';
+import { packageRoot } from '../src/package-root.js';
 import { URI_SCHEME } from '../src/word.js';
 
 const TITLES: Record<ViewName, string> = {
@@ -42,12 +41,5 @@ export default defineResource({
   },
 });
 
-let found: string | undefined;
-/** dist/views of this package, from wherever this module runs (source, dist/lib, or the bundled bin). */
-function builtViews(): string {
-  if (found) return found;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  found = join(dir, 'dist', 'views');
-  return found;
-}
+/** dist/views of this package. */
+const builtViews = () => join(packageRoot(), 'dist', 'views');

@@ -1,8 +1,9 @@
 /**
  * Regenerates from the registries (`npm run generate`): tools/catalog.json, manifest.json, server.json, the
- * description in package.json, and the README's tool table, list of areas and prompt table.
+ * description in package.json, the README's tool table, list of areas, prompt table and install links,
+ * and the Claude Code plugin manifest.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { prompts } from '../prompts/index.js';
 import { catalogEntry } from '../src/mcp/catalog.js';
 import { toolCatalog } from '../tools/index.js';
@@ -14,6 +15,7 @@ import {
   replaceBlock,
   toolTable,
 } from './docs.js';
+import { installBlock, pluginManifest } from './install.js';
 import { serverJsonFor } from './server-json.js';
 
 const tools = await toolCatalog.loadAll();
@@ -24,14 +26,18 @@ const pkg = JSON.parse(await readFile('package.json', 'utf8'));
 pkg.description = packageDescription(tools);
 await writeFile('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
 const readme = await readFile('README.md', 'utf8');
+const blocks: [string, string, boolean][] = [
+  ['tools', toolTable(tools), false],
+  ['areas', areasShipped(tools), true],
+  ['prompts', promptTable(prompts), false],
+  ['install', installBlock(), false],
+];
 await writeFile(
   'README.md',
-  replaceBlock(
-    replaceBlock(replaceBlock(readme, 'tools', toolTable(tools)), 'areas', areasShipped(tools), true),
-    'prompts',
-    promptTable(prompts),
-  ),
+  blocks.reduce((text, [name, body, inline]) => replaceBlock(text, name, body, inline), readme),
 );
+await mkdir('.claude-plugin', { recursive: true });
+await writeFile('.claude-plugin/plugin.json', `${JSON.stringify(pluginManifest(), null, 2)}\n`);
 process.stderr.write(
   `tools/catalog.json, manifest.json, package.json description and README: ${tools.length} tools, ${prompts.length} prompts\n`,
 );

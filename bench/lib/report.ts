@@ -44,6 +44,8 @@ export const HEADLINE = [
   'cold_start',
   'rss_after_tools_list',
   'tokens_all',
+  'retrieval_top1_all',
+  'retrieval_top3_all',
   'chat_added_p50_json',
   'chat_added_p50_stream',
   'web_search_added_p50',

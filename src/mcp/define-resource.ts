@@ -11,7 +11,7 @@ export interface ResourceDefinition {
   description: string;
   mimeType: string;
   /** Concrete resources to list (only for fixed URIs or small known sets). */
-  list?(ctx: ToolContext): Promise<{ uri: string; name: string; title?: string }[]>;
+  list?(ctx: ToolContext): Promise<{ uri: string; name: string; title?: string; description?: string }[]>;
   /** Completers for the template's `{name}` parts (completion/complete). */
   complete?: Readonly<Record<string, Completer>>;
   /**

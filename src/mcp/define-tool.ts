@@ -51,6 +51,16 @@ interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
   local?: boolean;
   /** The MCP Apps view that shows its result (`ui://orbit/<view>`), for hosts that render views. */
   view?: ViewName;
+  /**
+   * One of the few tools most requests start from: clients that defer tools behind a search
+   * (Claude Code) load it at once (`_meta["anthropic/alwaysLoad"]`). docs/architecture.md says which and why.
+   */
+  alwaysLoad?: true;
+  /**
+   * The longest result it can give, in characters, for tools whose results can be long: clients
+   * that move long results to a file keep results up to this inline (`_meta["anthropic/maxResultSizeChars"]`).
+   */
+  resultChars?: number;
   run(args: z.infer<I>, ctx: ToolContext): Promise<z.infer<O>>;
   /** Compact text for the model; defaults to JSON of the result. */
   text?(result: z.infer<O>): string;
@@ -83,6 +93,13 @@ interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
  */
 export type ToolSpec<I extends z.ZodObject, O extends z.ZodObject> = ToolCommon<I, O> &
   (({ operations?: undefined } & OperationSpec) | { operations: Record<string, OperationSpec> });
+
+/**
+ * `resultChars` of the tools whose results can be long: above what any of them puts inline (a
+ * data reply: 32 KiB structured and 4,000 characters of text; a transcript: 20,000 characters and
+ * its first words and segments; video links: 10 transcripts of 6,000), under Claude Code's 500,000.
+ */
+export const LONG_RESULT_CHARS = 200_000;
 
 /** The normalized form every tool takes once defined. */
 export interface AnyTool extends ToolCommon<z.ZodObject, z.ZodObject> {

@@ -15,10 +15,24 @@ export function toolListing(tool: AnyTool): Tool {
       inputSchema: strictReady(leanSchema(tool.input)) as Tool['inputSchema'],
       outputSchema: shapeOnly(leanSchema(tool.output)) as Tool['outputSchema'],
       annotations: wireAnnotations(tool.annotations),
+      ...clientHints(tool),
     };
     schemaCache.set(tool, listed);
   }
   return listed;
+}
+
+/**
+ * `_meta` keys Claude Code reads from a listed tool: `anthropic/alwaysLoad` (never deferred behind
+ * its tool search) and `anthropic/maxResultSizeChars` (results up to this stay inline, at most
+ * 500,000). Other clients ignore them.
+ */
+function clientHints(tool: AnyTool): Pick<Tool, '_meta'> {
+  const meta = {
+    ...(tool.alwaysLoad ? { 'anthropic/alwaysLoad': true } : {}),
+    ...(tool.resultChars ? { 'anthropic/maxResultSizeChars': tool.resultChars } : {}),
+  };
+  return Object.keys(meta).length > 0 ? { _meta: meta } : {};
 }
 
 /**
@@ -108,9 +122,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Output schemas tell the model the shape of structuredContent; constraints on values it did not
- * choose (enums, bounds, which keys are always present) are left out of the listing. The server
- * still validates every result against the full zod schema before sending it.
+ * Output schemas tell the model the shape of structuredContent: the names, objects and arrays.
+ * Constraints on values it did not choose (enums, bounds, which keys are always present) and the
+ * scalar type of each field (a `url` is a string, a `cost` a number) are left out of the listing:
+ * they cost a tenth of the catalogue's tokens, which its descriptions need. The server still
+ * validates every result against the full zod schema before sending it.
  */
 const CONSTRAINTS = new Set([
   'enum',
@@ -133,10 +149,23 @@ function shapeOnly(value: unknown, nested = false): unknown {
     if (CONSTRAINTS.has(key)) continue;
     // Below the top, `properties` already says it is an object.
     if (nested && key === 'type' && entry === 'object' && record.properties) continue;
-    out[key] =
+    if (nested && key === 'type' && isScalarType(entry)) continue;
+    const shaped =
       key === 'properties' ? mapValues(entry, (item) => shapeOnly(item, true)) : shapeOnly(entry, true);
+    // What is left of `items: {type: 'string'}` or `anyOf: [{type: 'string'}, {type: 'number'}]` says nothing.
+    if ((key === 'items' || key === 'anyOf' || key === 'oneOf') && saysNothing(shaped)) continue;
+    out[key] = shaped;
   }
   return out;
+}
+
+const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+function isScalarType(type: unknown): boolean {
+  return Array.isArray(type) ? type.every(isScalarType) : typeof type === 'string' && SCALAR_TYPES.has(type);
+}
+
+function saysNothing(value: unknown): boolean {
+  return Array.isArray(value) ? value.every(saysNothing) : isEmptyObject(value);
 }
 
 function mapValues(value: unknown, fn: (entry: unknown) => unknown): unknown {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type RequestId, Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { RequestId, Server, ServerContext } from '@modelcontextprotocol/server';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import { SpendBudget } from '../budget.js';
 import type { Config, Toolset } from '../config.js';
@@ -22,7 +22,9 @@ import { registerCompletions } from './completions.js';
 import type { AnyPrompt } from './define-prompt.js';
 import type { ResourceDefinition } from './define-resource.js';
 import type { Target } from './define-tool.js';
+import { EraServer } from './era-server.js';
 import { createStateCodec, stateCodecFor } from './input.js';
+import { instructionsFor } from './instructions.js';
 import { PromptOffer, registerPrompts } from './prompt-gets.js';
 import { registerResources } from './resource-reads.js';
 import { registerToolCalls } from './tool-calls.js';
@@ -114,11 +116,12 @@ const COMPLETION_READ_MS = 10_000;
 export function createMcpServer(deps: ServerDeps): Server {
   const stateCodec = deps.stateCodec ?? processDefault().codec;
   const idempotency = deps.idempotency ?? processDefault().idempotency;
-  const server = new Server(
+  const instructions = deps.instructions ?? instructionsFor(deps.target);
+  const server = new EraServer(
     { name: 'orbit-mcp', title: 'Orbit', version: deps.version },
     {
       capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} },
-      instructions: deps.instructions ?? instructionsFor(deps.target),
+      instructions,
       requestState: { verify: stateCodec.verify },
       jsonSchemaValidator: formAnswers,
       cacheHints: LIST_CACHE_HINTS,
@@ -274,15 +277,4 @@ export function localTenant(runtime: Pick<Runtime, 'store' | 'credentials'>): Te
     const key = runtime.credentials.get('api_key');
     return key ? keyTenant(key) : alone;
   };
-}
-
-/** Short server instructions: what this is and the one thing a model must know about the target. */
-export function instructionsFor(target: Target): string {
-  const base =
-    'Orbit platform tools: chat with any model, web search, data API, media generation, embeddings, usage and account. Call models_list to find model ids.';
-  if (target.kind === 'sandbox')
-    return `${base} Running on the offline sandbox: replies are deterministic and free.`;
-  if (target.kind === 'none')
-    return `${base} No platform is configured: tools will say how to set ORBIT_BASE_URL and ORBIT_API_KEY, or restart with --sandbox.`;
-  return base;
 }

@@ -8,7 +8,8 @@ import { defineTool } from '../../src/mcp/define-tool.js';
 export default defineTool({
   name: 'auth_login',
   title: 'Sign in',
-  description: 'Browser sign-in (keyed tools do it on first use); says if a key is available.',
+  description:
+    'Sign in or log in through the browser to connect an account (automatic on first keyed call); says if a key is there.',
   toolset: 'account',
   credential: 'api_key',
   input: z.object({}),

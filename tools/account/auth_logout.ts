@@ -4,7 +4,7 @@ import { defineTool } from '../../src/mcp/define-tool.js';
 export default defineTool({
   name: 'auth_logout',
   title: 'Sign out',
-  description: 'Remove signed-in credentials, not environment keys; keyed calls then ask to sign in.',
+  description: 'Sign out or log out: forget the stored key on this machine (environment keys stay).',
   toolset: 'account',
   credential: 'none',
   input: z.object({}),

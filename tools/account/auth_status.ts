@@ -4,7 +4,8 @@ import { defineTool } from '../../src/mcp/define-tool.js';
 export default defineTool({
   name: 'auth_status',
   title: 'Sign-in status',
-  description: 'Credentials in use (API key, management token, session), their source; never values.',
+  description:
+    'Logged in? Sign-in status: credentials used (API key, management token, session), their source; never values.',
   toolset: 'account',
   credential: 'none',
   input: z.object({}),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { explainRefusal } from '../../src/credential-refusal.js';
-import { defineTool } from '../../src/mcp/define-tool.js';
+import { defineTool, LONG_RESULT_CHARS } from '../../src/mcp/define-tool.js';
 import { NumberLike } from '../../src/replies/number.js';
 import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { Batch, BatchSummary, summary, summaryLine } from './batches.js';
@@ -52,8 +52,9 @@ function answerOf(body: unknown): string | undefined {
 export default defineTool({
   name: 'batches_get',
   title: 'Get a batch',
-  description: 'One batch: status, counts, usage, error; results inline if short, else a JSON file.',
+  description: 'One batch by id: status, counts, usage, error; results inline if short, else a JSON file.',
   toolset: 'account',
+  resultChars: LONG_RESULT_CHARS,
   credential: 'api_key',
   nature: 'read',
   input: z.object({ id: z.string().min(1) }),

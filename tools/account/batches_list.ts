@@ -8,7 +8,8 @@ const Item = z.looseObject({ id: z.string(), status: z.string() });
 export default defineTool({
   name: 'batches_list',
   title: 'List batches',
-  description: 'Your batches, newest first, by status and creation time; cursors keep filters.',
+  description:
+    'Batch jobs (bulk requests), newest first, by status (running, failed) and time. One: batches_get.',
   toolset: 'account',
   credential: 'api_key',
   nature: 'read',

@@ -8,7 +8,7 @@ const read = { nature: 'read', credential: 'session' } as const;
 export default defineTool({
   name: 'settings_read',
   title: 'Read account settings',
-  description: 'Responses retention days (retention) or referral code and link (referral_link).',
+  description: 'Account settings: days responses are kept (retention), referral code and link.',
   toolset: 'account',
   operations: { retention: read, referral_link: read },
   input: z.object({ operation: z.enum(['retention', 'referral_link']) }),

@@ -9,7 +9,7 @@ export default defineTool({
   name: 'settings_write',
   title: 'Change account settings',
   description:
-    'Set default billed team (default_team; null: personal) or responses retention days (retention).',
+    'Change account settings: default team billed (null: personal), days responses are stored (retention; 0 stops storing).',
   toolset: 'account',
   operations: { default_team: write, retention: write },
   input: z.object({

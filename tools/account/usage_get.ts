@@ -5,8 +5,10 @@ import { readUsage, UsageOut, usageText } from './usage.js';
 export default defineTool({
   name: 'usage_get',
   title: 'Subscription usage',
-  description: 'Subscription used and left (more with a management token), resets, spend budget.',
+  description:
+    'Money spent and usage: subscription used and left, balance, credits, when quotas reset, spend budget.',
   toolset: 'account',
+  alwaysLoad: true,
   view: 'usage',
   credential: 'api_key',
   nature: 'read',

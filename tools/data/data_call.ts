@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
-import { defineTool } from '../../src/mcp/define-tool.js';
+import { defineTool, LONG_RESULT_CHARS } from '../../src/mcp/define-tool.js';
 import { callAccountless, goesAccountless } from '../../src/payments/accountless.js';
 import { PaymentRequest, paymentText } from '../../src/payments/challenge.js';
 import type { QueryValue } from '../../src/upstream/client.js';
@@ -19,8 +19,9 @@ export default defineTool({
   name: 'data_call',
   title: 'Data API call',
   description:
-    'Call a data endpoint (data_endpoints id or alias); describe: true lists fields. Paid; else an x402 quote.',
+    'Fetch data: scrape a web page, places and reviews on a map, social profiles, posts, followers, contact details, find or verify an email address or pattern, company info. Ids: data_endpoints. Paid; else x402 quote.',
   toolset: 'data',
+  resultChars: LONG_RESULT_CHARS,
   view: 'payment',
   credential: 'optional',
   input: z.object({

@@ -5,7 +5,8 @@ import { CATEGORIES, dataCatalog } from './shared.js';
 export default defineTool({
   name: 'data_endpoints',
   title: 'Data API catalog',
-  description: 'Data API endpoints for data_call: id, methods, category, pricing.',
+  description:
+    'Data sources to query (data API catalog): scrapers, maps, places, social profiles, contacts, email, company data; fields, cost. Call one: data_call.',
   toolset: 'data',
   credential: 'optional',
   input: z.object({ filter: z.string().optional().describe('category or text') }),

@@ -21,7 +21,8 @@ const SNIPPET = 160;
 export default defineTool({
   name: 'embed',
   title: 'Embeddings',
-  description: 'Vectors of input (.json and .npy files), or documents ranked by similarity to query. Paid.',
+  description:
+    'Embeddings: vectors of text (.json and .npy files), or documents ranked by semantic similarity or relevance to a query: search, rank, match, cluster. Paid.',
   toolset: 'embeddings',
   credential: 'api_key',
   input: z.object({

@@ -81,7 +81,8 @@ const EVAL_CALL_CEILING_USD = 0.02;
 export default defineTool({
   name: 'eval_run',
   title: 'Run an evaluation',
-  description: 'Score 1-5 models on test rows: scores, cost, worst items; past max_wait_s the experiment id.',
+  description:
+    'Run an evaluation: compare or benchmark 1-5 models or prompts on test questions, scoring answers: scores, cost, worst items; past max_wait_s the experiment id.',
   toolset: 'evals',
   view: 'scores',
   credential: 'api_key',

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { defineTool, type OperationSpec, type ToolContext } from '../../src/mcp/define-tool.js';
+import {
+  defineTool,
+  LONG_RESULT_CHARS,
+  type OperationSpec,
+  type ToolContext,
+} from '../../src/mcp/define-tool.js';
 import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { getExperiment, RunOut, runResult } from './experiment.js';
 import { Dataset, DatasetVersion, ListOf, OutputItem, OutputPage, Project, Scorer } from './replies.js';
@@ -90,8 +95,9 @@ export default defineTool({
   name: 'evals_read',
   title: 'Read evaluations',
   description:
-    'Eval projects, datasets, versions, scorers, experiments (status, score table) and output items.',
+    'Read evaluations: eval projects, test datasets, versions, scorers, experiment results and scores, output items (worst answers). Run one: eval_run.',
   toolset: 'evals',
+  resultChars: LONG_RESULT_CHARS,
   view: 'scores',
   operations: Object.fromEntries(OPERATIONS.map((op) => [op, read])),
   input: z.object({

@@ -159,7 +159,7 @@ export default defineTool({
   name: 'evals_write',
   title: 'Change evaluations',
   description:
-    'Create, update or delete eval projects, datasets (rows inline or .jsonl/.csv, frozen versions), scorers.',
+    'Create, update or delete an eval project, test dataset (rows inline or .jsonl/.csv; freeze a dataset version) or scorer (json, regex, LLM judge).',
   toolset: 'evals',
   operations: Object.fromEntries(Object.entries(WRITES).map(([op, w]) => [op, w.spec])),
   input: Input,

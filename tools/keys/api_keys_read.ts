@@ -9,7 +9,8 @@ const read = { nature: 'read', credential: 'management_token' } as const;
 export default defineTool({
   name: 'api_keys_read',
   title: 'Read API keys',
-  description: 'API keys (list) or one (get): name, preview, limits, expiry, usage; never secrets.',
+  description:
+    'API keys, or one: name, preview, spending and request limits, expiry, spent today; never secrets.',
   toolset: 'keys',
   operations: { list: read, get: read },
   input: z.object({ operation: z.enum(['list', 'get']), id: z.string().optional() }),

@@ -60,7 +60,8 @@ function needId(id: string | undefined, operation: string): string {
 export default defineTool({
   name: 'api_keys_write',
   title: 'Change API keys',
-  description: 'Create (secret to a private file or the person, never here), update or revoke an API key.',
+  description:
+    'Create (secret to a private file, never shown here), update limits or expiry, disable or revoke an API key.',
   toolset: 'keys',
   operations: {
     create: { nature: 'write', credential: token },

@@ -7,7 +7,8 @@ import { filesContent } from './shared.js';
 export default defineTool({
   name: 'image_edit',
   title: 'Edit images',
-  description: 'Edit or combine images from a prompt, optional mask; saves results, small ones inline.',
+  description:
+    'Edit an existing image or photo by prompt: remove or replace background or object, change, retouch, combine pictures; optional mask. New images: image_generate.',
   toolset: 'media',
   view: 'gallery',
   credential: 'api_key',

@@ -11,7 +11,8 @@ const LEGACY = ['imageDataUrl', 'imageDataUrls', 'image_url', 'images'];
 export default defineTool({
   name: 'image_generate',
   title: 'Generate images',
-  description: 'Images from a prompt and optional references; saves files, small ones inline.',
+  description:
+    'Create an image from a prompt: draw, design or paint a picture, photo, logo, icon, illustration, poster, art; optional references. Saves files. Existing image: image_edit.',
   toolset: 'media',
   view: 'gallery',
   credential: 'api_key',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { MaxWait } from '../../src/jobs/follow.js';
 import { sayNext } from '../../src/jobs/next.js';
-import { defineTool } from '../../src/mcp/define-tool.js';
+import { defineTool, LONG_RESULT_CHARS } from '../../src/mcp/define-tool.js';
 import { answerText } from '../text/reply.js';
 import { awaitResponse, RESPONSE_KIND } from '../text/stored.js';
 import { audioText, awaitSpeech } from './audio.js';
@@ -31,8 +31,9 @@ export default defineTool({
   name: 'job_status',
   title: 'Job status',
   description:
-    'Speech, transcription or chat run_id state; waits up to max_wait_s, saves the result. Free; videos: video_status.',
+    'Done yet? Check or wait for a speech, transcription or background chat run to finish, by run_id, after a timeout; saves the result. Free. Videos: video_status.',
   toolset: 'media',
+  resultChars: LONG_RESULT_CHARS,
   credential: 'api_key',
   nature: 'read',
   input: z.object({

@@ -6,7 +6,8 @@ import { filesContent, receiving } from './shared.js';
 export default defineTool({
   name: 'music_generate',
   title: 'Generate music',
-  description: 'Music from a prompt (models_list kind=audio); saves the track, inline when small.',
+  description:
+    'Compose music from a prompt: song, jingle, melody, soundtrack, background track (models_list kind=audio); saves the audio. Spoken words: speech_generate.',
   toolset: 'media',
   view: 'player',
   credential: 'api_key',

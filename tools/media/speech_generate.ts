@@ -7,7 +7,8 @@ import { filesContent, receiving } from './shared.js';
 export default defineTool({
   name: 'speech_generate',
   title: 'Text to speech',
-  description: 'Text to speech; saves the audio, inline when small; past max_wait_s a run_id for job_status.',
+  description:
+    'Text to speech: read text aloud, narration, voiceover in a chosen voice; saves MP3 or WAV audio. Past max_wait_s: run_id for job_status. Music: music_generate.',
   toolset: 'media',
   view: 'player',
   credential: 'api_key',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputError, routeMissing } from '../../src/errors.js';
 import { LIMITS, type MediaInput, readMediaInput } from '../../src/files/input.js';
 import { MaxWait } from '../../src/jobs/follow.js';
-import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
+import { defineTool, LONG_RESULT_CHARS, type ToolContext } from '../../src/mcp/define-tool.js';
 import { filesContent } from './shared.js';
 import {
   awaitTranscript,
@@ -18,8 +18,9 @@ export default defineTool({
   name: 'transcribe',
   title: 'Transcribe audio',
   description:
-    'Speech to text (path, data URL ≤3MB, URL) with speakers, timings; past max_wait_s a run_id for job_status.',
+    'Convert speech in an audio or video file to text: transcript of a meeting, interview, podcast, lecture, voice memo; subtitles with timings, speaker labels. Slow: job_status. Links: transcribe_video_links.',
   toolset: 'media',
+  resultChars: LONG_RESULT_CHARS,
   credential: 'api_key',
   input: z.object({
     file: z.string().optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../../src/mcp/define-tool.js';
+import { defineTool, LONG_RESULT_CHARS } from '../../src/mcp/define-tool.js';
 import { NumberLike } from '../../src/replies/number.js';
 import { usableList } from '../../src/replies/usable-list.js';
 import { FileFields, filesContent, saveBytes } from './shared.js';
@@ -27,8 +27,10 @@ const MAX_CHARS = 6_000;
 export default defineTool({
   name: 'transcribe_video_links',
   title: 'Transcribe video links',
-  description: 'Transcripts of 1-10 video links, each failing alone; $0.01 per success.',
+  description:
+    'Transcripts of 1-10 video links or URLs (YouTube, TikTok, others), to summarize or quote a video; $0.01 per success. Audio files: transcribe.',
   toolset: 'media',
+  resultChars: LONG_RESULT_CHARS,
   credential: 'api_key',
   input: z.object({ urls: z.array(z.string()).min(1).max(10) }),
   output: z.object({

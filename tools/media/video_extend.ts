@@ -8,7 +8,7 @@ export default defineTool({
   name: 'video_extend',
   title: 'Extend a video',
   description:
-    'Extend a finished run of the extendable video family; other models: video_generate with video.',
+    'Extend a finished video: continue the clip, longer by a few seconds, with a prompt (extendable family); other models: video_generate with video.',
   toolset: 'media',
   view: 'player',
   credential: 'api_key',

@@ -117,7 +117,8 @@ async function mediaFields(ctx: ToolContext, args: z.infer<typeof Input>): Promi
 export default defineTool({
   name: 'video_generate',
   title: 'Generate a video',
-  description: 'Text or image to video; waits, saves the MP4; past max_wait_s a run id for video_status.',
+  description:
+    'Make or create a short video clip or film from text, or animate an image or photo; saves the MP4. Past max_wait_s: run id for video_status; then video_extend.',
   toolset: 'media',
   view: 'player',
   credential: 'api_key',

@@ -26,7 +26,7 @@ const Reply = z.looseObject({
 export default defineTool({
   name: 'video_recent',
   title: 'Recent video runs',
-  description: 'Recent video runs, newest first; recovers a run id lost to a timeout.',
+  description: 'Recent videos, render runs newest first: finds a run id lost when a call timed out.',
   toolset: 'media',
   credential: 'api_key',
   input: z.object({ limit: z.number().int().min(1).max(50).default(10) }),

@@ -7,7 +7,8 @@ import { awaitVideo, VideoOut, videoText } from './video-jobs.js';
 export default defineTool({
   name: 'video_status',
   title: 'Video job status',
-  description: 'Video run state; waits up to max_wait_s, saves the MP4. Free.',
+  description:
+    'Video done yet? Check or wait for a video render by run id; fetch the MP4 when finished. Free. Id lost when a call timed out: video_recent. Other runs: job_status.',
   toolset: 'media',
   view: 'player',
   credential: 'api_key',

@@ -6,7 +6,8 @@ import { fetchModel, ModelKind } from './shared.js';
 export default defineTool({
   name: 'models_get',
   title: 'Get a model',
-  description: 'One model: details, pricing, providers (text) or endpoint parameters (image).',
+  description:
+    "One model's details by id: cost per million tokens or per image, context window, providers, parameters it accepts. Find ids, compare: models_list.",
   toolset: 'models',
   credential: 'optional',
   input: z.object({

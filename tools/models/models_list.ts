@@ -5,8 +5,10 @@ import { fetchCatalog, ModelKind, summarize } from './shared.js';
 export default defineTool({
   name: 'models_list',
   title: 'List models',
-  description: 'Model ids of one kind for chat or media tools; models_get: details.',
+  description:
+    'Find a model id: list available models (LLMs for chat; image, video, audio, embedding); prices with detailed. One model: models_get.',
   toolset: 'models',
+  alwaysLoad: true,
   credential: 'optional',
   input: z.object({
     kind: ModelKind.default('text'),

@@ -21,7 +21,7 @@ export default defineTool({
   name: 'x402_complete',
   title: 'Finish a paid quote',
   description:
-    'After paying: awaits address payment or replays with preimage or x_payment; returns the quoted result.',
+    'After paying a quote (USDC, Lightning invoice): waits for payment or replays with preimage or x_payment; returns the result.',
   toolset: 'payments',
   credential: 'none',
   input: z.object({

@@ -14,7 +14,8 @@ function toolFor(path: string): string | undefined {
 export default defineTool({
   name: 'x402_endpoints',
   title: 'Payable routes',
-  description: 'Routes payable per call without an account (x402): price and tool to call.',
+  description:
+    'Routes payable per call without an account (x402: crypto, Lightning): price and tool to call.',
   toolset: 'payments',
   credential: 'none',
   input: z.object({}),

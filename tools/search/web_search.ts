@@ -17,8 +17,10 @@ const WEB_SEARCH_USD = 0.006;
 export default defineTool({
   name: 'web_search',
   title: 'Search the web',
-  description: 'Live web search: ranked results, sourced answer or structured JSON. Paid; no key: a quote.',
+  description:
+    "Search or look up the web, internet, news online, like Google: facts, today's news, articles, prices; sourced answer. Paid; no key: x402 quote. One known page: data_call.",
   toolset: 'search',
+  alwaysLoad: true,
   view: 'payment',
   credential: 'optional',
   input: SearchArgs,

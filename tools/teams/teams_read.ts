@@ -32,7 +32,7 @@ function checkPage(page: number | undefined, limit: number | undefined): void {
 export default defineTool({
   name: 'teams_read',
   title: 'Read teams',
-  description: 'Teams (list), one (get), its members, your preferences (self), its invitations.',
+  description: 'Teams, one team, who is on it (members, roles), own preferences, pending invitations.',
   toolset: 'teams',
   operations: { list: read, get: read, members: read, self: read, invitations: read },
   input: z.object({

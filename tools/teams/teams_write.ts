@@ -43,7 +43,7 @@ export default defineTool({
   name: 'teams_write',
   title: 'Change teams',
   description:
-    'Create, rename, pause or delete teams; members, preferences, invitations; leave. Destructive steps ask first.',
+    'Create, rename, pause or delete teams; invite, remove or change members (role, spending limit); preferences; leave.',
   toolset: 'teams',
   operations: {
     create: { nature: 'write', credential: session },

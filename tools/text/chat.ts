@@ -12,7 +12,8 @@ import { awaitResponse } from './stored.js';
 export default defineTool({
   name: 'chat',
   title: 'Chat with a model',
-  description: 'Ask any model (models_list ids) with tools, reasoning, caching, stored responses.',
+  description:
+    'Ask any LLM (GPT, Claude, Gemini, Llama, Mistral; ids: models_list) to answer, write, code, summarize, translate; continue a conversation; tools, reasoning. Size first: tokens_count.',
   toolset: 'text',
   view: 'attestation',
   credential: 'api_key',

@@ -9,7 +9,8 @@ import { messagesMessages } from './wire.js';
 export default defineTool({
   name: 'tokens_count',
   title: 'Count tokens',
-  description: 'Input tokens a conversation would cost on a model. Free.',
+  description:
+    'Count tokens of a prompt, text or conversation on a model before sending: fits the context window? cost? Free. Answer: chat.',
   toolset: 'text',
   credential: 'api_key',
   input: z.object(Conversation),

@@ -22,7 +22,8 @@ const SANDBOX_NOTE =
 export default defineTool({
   name: 'tee_attestation',
   title: 'Enclave attestation',
-  description: "Attest an enclave model (fresh nonce): signing address, measurements, each check's outcome.",
+  description:
+    'Prove a confidential model runs in a secure enclave (TEE, trusted hardware): fresh attestation, signing address, measurements, checks.',
   toolset: 'verify',
   view: 'attestation',
   credential: 'optional',

@@ -20,7 +20,8 @@ type Output = z.infer<typeof Output>;
 export default defineTool({
   name: 'tee_verify',
   title: 'Verify enclave reply',
-  description: "Check an enclave reply's signature: signer vs attested key, and bytes if sent from here.",
+  description:
+    "Verify the signature of an enclave model's reply: signed by the attested key, not tampered with.",
   toolset: 'verify',
   view: 'attestation',
   credential: 'optional',

@@ -39,6 +39,7 @@ import {
   requestExtras,
   TOO_LARGE,
 } from './request.js';
+import { answerServerCard } from './server-card.js';
 
 export interface HttpOptions {
   port: number;
@@ -169,6 +170,7 @@ export async function serveHttp(
       (r) => {
         if (!r.url) return false;
         if (answerMetadata(r.req, r.res, r.url, mcpPath, runtime.target)) return true;
+        if (answerServerCard(r.req, r.res, r.url, mcpPath)) return true;
         if (r.url.pathname === mcpPath) return false;
         refuse(r.res, 404, 'not_found', `MCP endpoint is ${mcpPath}`);
         return true;
