@@ -26,6 +26,13 @@ const bounded = (test: string, why: string) => `bounded: ${why}; test/unit/linea
 
 /** `<file> <regex as written>` -> why it runs in linear time on what reaches it. */
 const VERDICTS = new Map<string, string>([
+  ['resources/skills.ts /^[a-z0-9]+(-[a-z0-9]+)*$/', SAFE],
+  [
+    'resources/skills.ts /^---\\n([\\s\\S]*?)\\n---\\n/',
+    'safe: read only on the SKILL.md files this package ships, never on client input (recheck: linear)',
+  ],
+  ['resources/skills.ts /^([a-z-]+): (\\S.*)$/', SAFE],
+  ['resources/skills.ts /^["\'|>]/', SAFE],
   ['src/auth/cli.ts /\\r?\\n/', SAFE],
   ['src/auth/loopback.ts /[&<>"\']/g', SAFE],
   ['src/auth/pkce.ts /^[A-Za-z0-9\\-._~]{43,128}$/', SAFE],
