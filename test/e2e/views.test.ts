@@ -76,11 +76,13 @@ describe('MCP Apps views over stdio and HTTP, both eras', () => {
       }
     });
 
-    it(`a ${era === 'modern' ? '2026-07-28' : '2025'} client without the extension gets the listing without _meta`, async () => {
+    it(`a ${era === 'modern' ? '2026-07-28' : '2025'} client without the extension gets the listing without the view links`, async () => {
       const client = await connect(new StreamableHTTPClientTransport(new URL(http.url)), era, false);
       try {
         const { tools } = await client.listTools();
-        expect(tools.filter((tool) => tool._meta)).toEqual([]);
+        // Other _meta keys (listing hints such as anthropic/alwaysLoad) stay; only the view link is for hosts.
+        expect(tools.filter((tool) => tool._meta?.ui !== undefined)).toEqual([]);
+        expect(tools.some((tool) => tool._meta?.['anthropic/alwaysLoad'] === true)).toBe(true);
       } finally {
         await client.close();
       }
