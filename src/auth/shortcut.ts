@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readReply } from '../replies/read.js';
 import { type CallbackPage, startLoopback } from './loopback.js';
 import { challengeFor, createState, createVerifier } from './pkce.js';
 
@@ -78,7 +79,7 @@ export async function discoverShortcut(baseUrl: string): Promise<ShortcutEndpoin
       signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
     });
     if (!res.ok) return fallback;
-    const parsed = Discovery.safeParse(await res.json());
+    const parsed = readReply(Discovery, await res.json());
     if (!parsed.success) return fallback;
     doc = parsed.data;
   } catch {
@@ -190,12 +191,12 @@ export async function exchangeCode(
   }
   const body: unknown = await res.json().catch(() => undefined);
   if (res.ok) {
-    const parsed = KeyReply.safeParse(body);
+    const parsed = readReply(KeyReply, body);
     if (!parsed.success)
       return { ok: false, error: 'invalid_response', description: 'The platform sent no key in its reply.' };
     return { ok: true, ...parsed.data };
   }
-  const oauth = OAuthErrorReply.safeParse(body);
+  const oauth = readReply(OAuthErrorReply, body);
   if (oauth.success) {
     return {
       ok: false,

@@ -1,14 +1,18 @@
 import type { z } from 'zod';
 import { REPORT_UPSTREAM, UpstreamInvalidError } from '../errors.js';
+import { readReply } from '../replies/read.js';
 
-/** Validates an upstream reply at the boundary and names the first field that was wrong. */
+/**
+ * Validates an upstream reply at the boundary (null read as absent, numeric strings as numbers:
+ * src/replies/read.ts) and names the first field that was wrong.
+ */
 export function validateReply<S extends z.ZodType>(
   schema: S,
   value: unknown,
   requestId: string | undefined,
   route: string,
 ): z.infer<S> {
-  const parsed = schema.safeParse(value);
+  const parsed = readReply(schema, value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue?.path.length ? issue.path.join('.') : '(body)';

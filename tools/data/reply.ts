@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiError, BadRequestError, type OrbitErrorOptions } from '../../src/errors.js';
 import { mb } from '../../src/files/files.js';
 import type { ExtraContent, ToolContext } from '../../src/mcp/define-tool.js';
+import { readReply } from '../../src/replies/read.js';
 import type { BytesResponse, OnBytes } from '../../src/upstream/client.js';
 import { costFromHeaders, readPricing } from '../../src/upstream/pricing.js';
 import { parseJsonReply, validateReply } from '../../src/upstream/validate.js';
@@ -69,7 +70,7 @@ const Costed = z.looseObject({
 function costOf(data: unknown): number | undefined {
   const pricing = readPricing(data);
   if (pricing?.cost !== undefined || pricing?.amount !== undefined) return pricing.cost ?? pricing.amount;
-  const parsed = Costed.safeParse(data);
+  const parsed = readReply(Costed, data);
   return parsed.success ? (parsed.data.cost ?? parsed.data.summary?.totalCost) : undefined;
 }
 

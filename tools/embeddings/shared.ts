@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InputError, REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { toNumber } from '../../src/replies/number.js';
+import { readReply } from '../../src/replies/read.js';
 import { fetchCatalog } from '../models/shared.js';
 
 /**
@@ -33,7 +34,7 @@ export async function chooseModel(
   dimensions: number | undefined,
 ): Promise<{ id: string; info?: ModelInfo }> {
   const listed = (await fetchCatalog(ctx.api, 'embedding')).flatMap((record) => {
-    const parsed = ModelInfo.safeParse(record);
+    const parsed = readReply(ModelInfo, record);
     return parsed.success ? [parsed.data] : [];
   });
   const ids = listed.map((m) => m.id);

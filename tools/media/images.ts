@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InputError, REPORT_UPSTREAM, routeMissing, UpstreamInvalidError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { NumberLike } from '../../src/replies/number.js';
+import { readReply } from '../../src/replies/read.js';
 import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { download, FileOut, saveBytes, whereSaved } from './shared.js';
 
@@ -99,7 +100,7 @@ export function checkParameters(model: ImageModel, given: Record<string, unknown
   const rules = model.supported_parameters;
   for (const [name, value] of Object.entries(given)) {
     if (value === undefined) continue;
-    const parsed = Rule.safeParse(rules[name]);
+    const parsed = readReply(Rule, rules[name]);
     if (!(name in rules)) {
       const allowed = Object.keys(rules).join(', ') || 'none';
       throw new InputError(`${model.id} does not take \`${name}\` (it takes: ${allowed}).`, {
