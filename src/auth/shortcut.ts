@@ -21,7 +21,13 @@ export interface ShortcutEndpoints {
 
 export type ShortcutResult =
   | { ok: true; key: string; scope?: string; userId?: string }
-  | { ok: false; error: string; description: string };
+  | {
+      ok: false;
+      error: string;
+      description: string;
+      /** The exchange may have made a key that never reached us (a 2xx without one, a lost reply). */
+      mayHaveIssued?: true;
+    };
 
 export interface ShortcutFlow {
   /** The sign-in link: the platform's consent page for this flow. Holds no secret. */
@@ -183,6 +189,15 @@ export async function exchangeCode(
       signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
     });
   } catch (error) {
+    // Timed out once sent: the platform may have made the key all the same.
+    if ((error as Error).name === 'TimeoutError') {
+      return {
+        ok: false,
+        error: 'timeout',
+        description: `${endpoint} did not answer within ${HTTP_TIMEOUT_MS / 1000} s.`,
+        mayHaveIssued: true,
+      };
+    }
     return {
       ok: false,
       error: 'connection_failed',
@@ -193,7 +208,12 @@ export async function exchangeCode(
   if (res.ok) {
     const parsed = readReply(KeyReply, body);
     if (!parsed.success)
-      return { ok: false, error: 'invalid_response', description: 'The platform sent no key in its reply.' };
+      return {
+        ok: false,
+        error: 'invalid_response',
+        description: `The platform accepted the exchange (HTTP ${res.status}) but sent no key this server could read.`,
+        mayHaveIssued: true,
+      };
     return { ok: true, ...parsed.data };
   }
   const oauth = readReply(OAuthErrorReply, body);

@@ -127,7 +127,8 @@ async function reshapeReply(c: Context<SandboxEnv>, fault: ActiveFault): Promise
   headers.delete('content-length');
   // Cleared first, so Hono does not merge the old reply's headers into the new one.
   c.res = undefined as unknown as Response;
-  c.res = new Response(JSON.stringify(reshape(body, fault.reshape)), { status, headers });
+  const reshaped = fault.reshape.text ?? JSON.stringify(reshape(body, fault.reshape));
+  c.res = new Response(reshaped, { status, headers });
 }
 
 function faultReply(c: Context<SandboxEnv>, ctx: SandboxContext, fault: ActiveFault): Response {

@@ -40,7 +40,13 @@ export async function renderDataReply(ctx: ToolContext, id: string, res: BytesRe
   const json = /json/i.test(res.contentType);
   const route = headerMatching(res.headers, DIRECT_HEADER);
   const data = json
-    ? validateReply(Body, parseJsonReply(res.data.toString('utf8'), res.requestId), res.requestId, id)
+    ? validateReply(
+        Body,
+        parseJsonReply(res.data.toString('utf8'), res.requestId, res.status),
+        res.requestId,
+        id,
+        res.status,
+      )
     : undefined;
   const fits = json && res.data.length <= STRUCTURED_MAX_BYTES;
   const saved = fits ? undefined : await ctx.files.save(res.data, { mimeType: res.contentType });
