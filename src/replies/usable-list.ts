@@ -18,7 +18,7 @@ export interface UsableList<T> {
 }
 
 /** The field a zod issue is about, relative to the element, and a short reason. */
-function reasonOf(error: z.ZodError): string {
+export function reasonOf(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'is not usable';
   const field = issue.path.map(String).join('.');
