@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_PEOPLE as P, SANDBOX_MANAGEMENT_TOKENS as T } from '../../src/sandbox/index.js';
+import { toolCatalog } from '../../tools/index.js';
 import { credentials } from '../helpers/accounts.js';
 import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
 
@@ -110,5 +111,34 @@ describe('a write that may have run', () => {
     const result = await h.call('teams_write', { operation: 'update', team: 'Nobody', name: 'Still Nobody' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).not.toMatch(/may have run|accepted/);
+  });
+});
+
+describe('every tool that writes names the read that shows what it did', () => {
+  /** Write tools without one, each with why. */
+  const NO_CHECK: Record<string, string> = {
+    x402_complete: 'no read shows a quote once it is paid; the answer says to check on the platform',
+  };
+  it('has a check (or a stated reason), and the check names a tool that reads', async () => {
+    const tools = await toolCatalog.loadAll();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    for (const tool of tools) {
+      const writes = Object.values(tool.operations).some((op) => op.nature !== 'read');
+      if (!writes || tool.local) continue;
+      if (NO_CHECK[tool.name]) {
+        expect(tool.check, `${tool.name} has a check and a NO_CHECK reason`).toBeUndefined();
+        continue;
+      }
+      expect(tool.check, `${tool.name} writes: give it a check`).toBeDefined();
+      for (const operation of Object.keys(tool.operations)) {
+        const check = tool.check!({ operation, team: 't', id: 'i' } as never);
+        const reader = byName.get(check.tool);
+        expect(reader, `${tool.name} ${operation}: ${check.tool} is no tool`).toBeDefined();
+        expect(reader!.annotations.readOnlyHint, `${check.tool} reads`).toBe(true);
+        expect(reader!.input.safeParse(check.arguments).success, `${tool.name} ${operation}: arguments`).toBe(
+          true,
+        );
+      }
+    }
   });
 });
