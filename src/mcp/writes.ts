@@ -198,10 +198,21 @@ function shown(value: unknown, depth = 0): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [
       key,
-      SECRET_NAME.test(key) ? '[not shown]' : shown(item, depth + 1),
+      secretNamed(key) ? '[not shown]' : shown(item, depth + 1),
     ]),
   );
 }
 
-/** Field names that carry a credential (an API key's secret, a token, a preimage). */
-const SECRET_NAME = /(^|_)(key|secret|token|password|cookie|session|preimage|authorization|x_payment)$/i;
+/** Last words of field names that carry a credential (an API key's secret, a token, a preimage). */
+const SECRET_WORDS = ['key', 'secret', 'token', 'password', 'cookie', 'session', 'preimage', 'authorization'];
+
+/** `apiKey`, `api_key`, `x_payment`, `sessionToken`: a name whose last word is a credential's. */
+function secretNamed(key: string): boolean {
+  const name = key.toLowerCase();
+  if (name === 'x_payment' || name.endsWith('_x_payment')) return true;
+  return SECRET_WORDS.some(
+    (word) => name === word || name.endsWith(`_${word}`) || key.endsWith(capital(word)),
+  );
+}
+
+const capital = (word: string) => word[0]!.toUpperCase() + word.slice(1);
