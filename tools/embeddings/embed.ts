@@ -34,7 +34,8 @@ export default defineTool({
     model: z.string().optional(),
     dimensions: z.number().int().optional(),
   }),
-  output: z.object({
+  // Loose: a `not_usable` note passes without being listed (tokens).
+  output: z.looseObject({
     model: z.string(),
     count: z.number(),
     dimensions: z.number(),
@@ -42,7 +43,6 @@ export default defineTool({
     files: z.array(z.string()).optional(),
     tokens: z.number().optional(),
     cost: z.number().optional(),
-    not_usable: z.string().optional(),
   }),
   nature: 'spend',
   check: () => nextCall('usage_get'),
@@ -107,7 +107,7 @@ export default defineTool({
   },
   spent: (r) => r.cost,
   text: (r) => {
-    const head = `${r.count} vectors of ${r.dimensions} numbers from ${r.model}${r.cost !== undefined ? `, cost ${usd(r.cost)} USD` : ''}${r.not_usable ? ` (${r.not_usable})` : ''}`;
+    const head = `${r.count} vectors of ${r.dimensions} numbers from ${r.model}${r.cost !== undefined ? `, cost ${usd(r.cost)} USD` : ''}${typeof r.not_usable === 'string' ? ` (${r.not_usable})` : ''}`;
     const files = r.files?.join(', ');
     if (r.ranked) {
       const lines = r.ranked.map((d, i) => `${i + 1}. [${d.index}] ${d.score.toFixed(4)} ${d.text}`);

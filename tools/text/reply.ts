@@ -151,7 +151,9 @@ export const ToolCallOut = z.object({
 });
 export type ToolCallOut = z.infer<typeof ToolCallOut>;
 
-export const ChatOut = z.object({
+// Loose: a `not_usable` note (what the reply held that is not in this answer, named: elements left
+// out, types not shown, ids made up) passes without being listed (tokens).
+export const ChatOut = z.looseObject({
   text: z.string(),
   tool_calls: z.array(ToolCallOut).optional(),
   reasoning: z.string().optional(),
@@ -170,14 +172,12 @@ export const ChatOut = z.object({
   request_id: z.string().optional(),
   response_id: z.string().optional(),
   next: z.string().optional(),
-  /** What the reply held that is not in this answer, named: elements left out, types not shown, ids made up. */
-  not_usable: z.string().optional(),
   /** With verify: true, the enclave signature's verdict (tee_verify request_id shows every check). */
   verification: z
     .object({ verified: z.boolean(), verdict: z.string(), failed: z.array(z.string()) })
     .optional(),
 });
-export type ChatOut = z.infer<typeof ChatOut>;
+export type ChatOut = z.infer<typeof ChatOut> & { not_usable?: string };
 
 /** The state as chat's result. Tool calls must have an id and a name: the caller answers by id. */
 export function resultOf(state: ChatState, requestId: string | undefined, model: string): ChatOut {
