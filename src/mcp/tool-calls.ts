@@ -135,6 +135,17 @@ async function settle(
 }
 
 /**
+ * A paid answer whose cost the platform did not state, or stated in a form that cannot be read:
+ * said, never silent (issue 32). A job whose cost comes later and a quote (nothing spent yet) state
+ * none on purpose.
+ */
+function costUnstated(tool: AnyTool, result: Record<string, unknown>): boolean {
+  const spent = tool.spent?.(result as never);
+  if (!tool.spent || (spent !== undefined && Number.isFinite(spent))) return false;
+  return !tool.deferred?.(result as never) && result.payment === undefined;
+}
+
+/**
  * Parse, sign in if needed, check the budget, run, validate the result, render. Every failure is
  * an isError result the model can act on, except a question for the person (NeedsInput), which
  * the handler turns into input_required.
@@ -189,7 +200,11 @@ async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: Server
       throw withCheck(failure);
     }
     if (reservation) await settle(reservation, tool, checked.data, priceOf(reservation));
-    return await renderResult(tool, checked.data, context.files, deps.redactor);
+    const rendered = await renderResult(tool, checked.data, context.files, deps.redactor);
+    const head = rendered.content[0];
+    if (reservation && head?.type === 'text' && costUnstated(tool, checked.data))
+      head.text += '\nCost not stated.';
+    return rendered;
   } catch (error) {
     if (error instanceof NeedsInput) throw error;
     deps.log.debug(`tool ${tool.name} failed`, {
