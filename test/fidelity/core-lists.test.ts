@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_PEOPLE as P, SANDBOX_MANAGEMENT_TOKENS as T } from '../../src/sandbox/index.js';
 import { credentials } from '../helpers/accounts.js';
+import { WEATHER } from '../helpers/chat.js';
 import { type Harness, out, resourceText, startHarness, textOf } from '../helpers/harness.js';
 
 /**
@@ -26,11 +27,6 @@ afterAll(async () => {
   await h.close();
 });
 
-const WEATHER = {
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
 const MODEL = 'openai/gpt-sandbox';
 const UNKNOWN = { type: '<unknown>', payload: { any: 1 } };
 
