@@ -175,6 +175,19 @@ export class TimeoutError extends OrbitError {
  */
 export class UpstreamInvalidError extends OrbitError {
   readonly code = 'upstream_invalid';
+  /** Set when the reply was a 2xx: the platform accepted the request, whatever its body says. */
+  readonly reply?: UnreadableReply;
+  constructor(message: string, options: OrbitErrorOptions & { reply?: UnreadableReply } = {}) {
+    super(message, options);
+    this.reply = options.reply;
+  }
+}
+
+/** A 2xx reply that could not be read: its status, and its body as far as it could be read. */
+export interface UnreadableReply {
+  status: number;
+  /** The JSON as parsed, or the start of a body that is not JSON. */
+  body: unknown;
 }
 
 /** A stream ended before its terminal marker. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readReply } from '../replies/read.js';
 import { type CallbackPage, startLoopback } from './loopback.js';
 import { challengeFor, createState, createVerifier } from './pkce.js';
 
@@ -20,7 +21,13 @@ export interface ShortcutEndpoints {
 
 export type ShortcutResult =
   | { ok: true; key: string; scope?: string; userId?: string }
-  | { ok: false; error: string; description: string };
+  | {
+      ok: false;
+      error: string;
+      description: string;
+      /** The exchange may have made a key that never reached us (a 2xx without one, a lost reply). */
+      mayHaveIssued?: true;
+    };
 
 export interface ShortcutFlow {
   /** The sign-in link: the platform's consent page for this flow. Holds no secret. */
@@ -78,7 +85,7 @@ export async function discoverShortcut(baseUrl: string): Promise<ShortcutEndpoin
       signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
     });
     if (!res.ok) return fallback;
-    const parsed = Discovery.safeParse(await res.json());
+    const parsed = readReply(Discovery, await res.json());
     if (!parsed.success) return fallback;
     doc = parsed.data;
   } catch {
@@ -182,6 +189,15 @@ export async function exchangeCode(
       signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
     });
   } catch (error) {
+    // Timed out once sent: the platform may have made the key all the same.
+    if ((error as Error).name === 'TimeoutError') {
+      return {
+        ok: false,
+        error: 'timeout',
+        description: `${endpoint} did not answer within ${HTTP_TIMEOUT_MS / 1000} s.`,
+        mayHaveIssued: true,
+      };
+    }
     return {
       ok: false,
       error: 'connection_failed',
@@ -190,12 +206,17 @@ export async function exchangeCode(
   }
   const body: unknown = await res.json().catch(() => undefined);
   if (res.ok) {
-    const parsed = KeyReply.safeParse(body);
+    const parsed = readReply(KeyReply, body);
     if (!parsed.success)
-      return { ok: false, error: 'invalid_response', description: 'The platform sent no key in its reply.' };
+      return {
+        ok: false,
+        error: 'invalid_response',
+        description: `The platform accepted the exchange (HTTP ${res.status}) but sent no key this server could read.`,
+        mayHaveIssued: true,
+      };
     return { ok: true, ...parsed.data };
   }
-  const oauth = OAuthErrorReply.safeParse(body);
+  const oauth = readReply(OAuthErrorReply, body);
   if (oauth.success) {
     return {
       ok: false,

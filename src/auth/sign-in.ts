@@ -98,7 +98,12 @@ export class SignInManager {
         denied
           ? 'Sign-in was denied in the browser (access_denied); no key was issued.'
           : `Sign-in failed (${outcome.error}): ${outcome.description}`,
-        { upstreamCode: outcome.error, fix: 'Call the tool again to start a new sign-in.' },
+        {
+          upstreamCode: outcome.error,
+          fix: outcome.mayHaveIssued
+            ? "A key may have been made that never reached this server: the platform's API key settings (or api_keys_read) show it; revoke it there. A new sign-in makes another key."
+            : 'Call the tool again to start a new sign-in.',
+        },
       );
     }
     await completed?.().catch(() => {});

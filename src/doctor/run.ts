@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CredentialProvider } from '../credentials.js';
 import { ApiError, MissingCredentialError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { readReply } from '../replies/read.js';
 import type { HttpClient } from '../upstream/client.js';
 import { driftsOf } from './drift.js';
 import { toleratedDrifts } from './tolerated.js';
@@ -44,7 +45,7 @@ export async function runDoctor(
       }
       continue;
     }
-    const parsed = route.schema.safeParse(data);
+    const parsed = readReply(route.schema, data);
     // A reply the schema accepted may still have lost a value to a `.catch`: that is drift too.
     const drift = parsed.success
       ? [...toleratedDrifts(route.schema, data), ...(route.inspect?.(parsed.data) ?? [])]

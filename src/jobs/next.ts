@@ -7,8 +7,10 @@ import { z } from 'zod';
 export const NextCall = z.object({ tool: z.string(), arguments: z.record(z.string(), z.string()) });
 export type NextCall = z.infer<typeof NextCall>;
 
-export function nextCall(tool: string, args: Record<string, string>): NextCall {
-  return { tool, arguments: args };
+/** The call, without the arguments left undefined (an optional one the caller did not give). */
+export function nextCall(tool: string, args: Record<string, string | undefined> = {}): NextCall {
+  const given = Object.entries(args).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return { tool, arguments: Object.fromEntries(given) };
 }
 
 /** The usual continuation: the tool that follows a run, by its run id. */

@@ -4,6 +4,7 @@ import type { Toolset } from '../config.js';
 import type { ToolContext } from '../context.js';
 import type { CredentialKind } from '../credentials.js';
 import type { MediaContent } from '../files/content.js';
+import type { NextCall } from '../jobs/next.js';
 import type { ViewName } from './apps.js';
 
 export type { Files, LocalFile, Progress, SavedFile, Target, ToolContext } from '../context.js';
@@ -83,6 +84,12 @@ interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
    * (default: what the call reserved). The job's cost settles it when a later call learns it.
    */
   deferred?(result: z.infer<O>): { jobId: string; usd?: number } | undefined;
+  /**
+   * For a tool that writes, spends or deletes: the read that shows what a call did, named instead
+   * of "call again" when the platform accepted it but its reply could not be read, or when it may
+   * have run (src/mcp/writes.ts).
+   */
+  check?(args: z.infer<I>): NextCall;
 }
 
 /**

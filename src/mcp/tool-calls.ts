@@ -29,6 +29,7 @@ import {
 import { createProgress } from './progress.js';
 import { outputErrorFrom, renderError, renderResult } from './render.js';
 import { signInPrompt } from './sign-in.js';
+import { acceptedAnswer, acceptedWrite, recordingWrites, withCheck } from './writes.js';
 import { asPaidResult, asPaymentRequired, type PaidCall, paidCallOf } from './x402-binding.js';
 
 /** What a call needs besides the tool: the per-connection pieces the server built. */
@@ -120,21 +121,28 @@ async function reserveFor(
   return reservation;
 }
 
-/**
- * Settles to the result's cost; a job still running keeps a reservation for its cost; a result
- * that cannot be read (the call did reach the platform) keeps what was reserved as spent.
- */
+/** Settles to the result's cost; a job still running keeps a reservation for its cost. */
 async function settle(
   reservation: Reservation,
   tool: AnyTool,
   result: unknown,
   reserved: number,
 ): Promise<void> {
-  if (result === undefined) return reservation.settle(reserved);
   const spent = tool.spent?.(result as never);
   const later = tool.deferred?.(result as never);
   if (later && spent === undefined) return reservation.defer(later.jobId, later.usd ?? reserved);
   return reservation.settle(spent !== undefined && Number.isFinite(spent) && spent > 0 ? spent : 0);
+}
+
+/**
+ * A paid answer whose cost the platform did not state, or stated in a form that cannot be read:
+ * said, never silent (issue 32). A job whose cost comes later and a quote (nothing spent yet) state
+ * none on purpose.
+ */
+function costUnstated(tool: AnyTool, result: Record<string, unknown>): boolean {
+  const spent = tool.spent?.(result as never);
+  if (!tool.spent || (spent !== undefined && Number.isFinite(spent))) return false;
+  return !tool.deferred?.(result as never) && result.payment === undefined;
 }
 
 /**
@@ -161,7 +169,10 @@ async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: Server
       },
       ask,
     };
-    const context = deps.contextFor(ctx, progress, { confirm: confirmer(channel) });
+    const given = deps.contextFor(ctx, progress, { confirm: confirmer(channel) });
+    // A call that writes keeps a record of what it sent: an accepted write never answers as failed.
+    const writing = operation.nature === 'read' ? undefined : recordingWrites(given.api);
+    const context = writing ? { ...given, api: writing.api } : given;
     const credentials = context.credentials;
     if (operation.credential === 'api_key' && credentials.signIn && !credentials.get('api_key')) {
       await credentials.signIn(signInPrompt(channel, progress));
@@ -171,16 +182,29 @@ async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: Server
     let checked: ReturnType<typeof tool.output.safeParse>;
     try {
       checked = tool.output.safeParse(await tool.run(parsed, context));
+      if (!checked.success) throw outputErrorFrom(checked.error, tool.name);
     } catch (error) {
-      // A failure after the platform may have charged keeps what was reserved as spent.
-      if (reservation)
-        await (mayHaveCharged(error) ? reservation.settle(priceOf(reservation)) : reservation.release());
-      throw error;
+      // A failure after the platform may have charged (or accepted the call) keeps what was reserved as spent.
+      const charged = mayHaveCharged(error) || (writing?.writes.some(acceptedWrite) ?? false);
+      if (reservation) await (charged ? reservation.settle(priceOf(reservation)) : reservation.release());
+      if (!writing || error instanceof NeedsInput) throw error;
+      const failure = {
+        tool,
+        args: parsed as Record<string, unknown>,
+        writes: writing.writes,
+        error,
+        ...(reservation && charged ? { countedUsd: priceOf(reservation) } : {}),
+      };
+      const answer = acceptedAnswer(failure, deps.redactor);
+      if (answer) return answer;
+      throw withCheck(failure);
     }
-    if (reservation)
-      await settle(reservation, tool, checked.success ? checked.data : undefined, priceOf(reservation));
-    if (!checked.success) throw outputErrorFrom(checked.error, tool.name);
-    return await renderResult(tool, checked.data, context.files, deps.redactor);
+    if (reservation) await settle(reservation, tool, checked.data, priceOf(reservation));
+    const rendered = await renderResult(tool, checked.data, context.files, deps.redactor);
+    const head = rendered.content[0];
+    if (reservation && head?.type === 'text' && costUnstated(tool, checked.data))
+      head.text += '\nCost not stated.';
+    return rendered;
   } catch (error) {
     if (error instanceof NeedsInput) throw error;
     deps.log.debug(`tool ${tool.name} failed`, {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError, REPORT_UPSTREAM, UpstreamInvalidError } from '../errors.js';
+import { readReply } from '../replies/read.js';
 import { leftOutNote, usableList } from '../replies/usable-list.js';
 import { PaymentRequired } from './x402-schema.js';
 
@@ -79,7 +80,7 @@ function unusableRail(rail: Rail): string | undefined {
 
 /** The challenge with its payable rails; undefined-free errors name the field that broke it. */
 export function readChallenge(body: unknown): { challenge?: Challenge; problem?: string } {
-  const parsed = RawChallenge.safeParse(body);
+  const parsed = readReply(RawChallenge, body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.length ? issue.path.join('.') : '(body)';

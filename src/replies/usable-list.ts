@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { readReply } from './read.js';
 
 /**
  * One element of a platform list that could not be used (a rail, a score, a model): left out of
@@ -17,7 +18,7 @@ export interface UsableList<T> {
 }
 
 /** The field a zod issue is about, relative to the element, and a short reason. */
-function reasonOf(error: z.ZodError): string {
+export function reasonOf(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'is not usable';
   const field = issue.path.map(String).join('.');
@@ -54,7 +55,7 @@ export function usableList<S extends z.ZodType>(
   const list: unknown[] = Array.isArray(raw) ? raw : [];
   const result: UsableList<z.infer<S>> = { items: [], left_out: [] };
   list.forEach((element, index) => {
-    const parsed = schema.safeParse(element);
+    const parsed = readReply(schema, element);
     const reason = parsed.success ? options.usable?.(parsed.data) : reasonOf(parsed.error);
     if (parsed.success && reason === undefined) result.items.push(parsed.data);
     else result.left_out.push({ name: nameOf(element, index, nameKeys), reason: reason ?? 'is not usable' });

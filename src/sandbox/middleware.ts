@@ -111,23 +111,34 @@ export function faultInjector(ctx: SandboxContext): Handler {
   };
 }
 
-/** Replaces a JSON reply by its reshaped copy; other replies (streams, media) pass unchanged. */
+/**
+ * Replaces a JSON reply by its reshaped copy; other replies (streams, media) pass unchanged, save
+ * for a whole replacement (`replace`, `text`), which any reply may get: JSON, or text where it was
+ * not JSON (an audio route answering a page).
+ */
 async function reshapeReply(c: Context<SandboxEnv>, fault: ActiveFault): Promise<void> {
+  const change = fault.reshape;
+  if (!change) return;
   const type = c.res.headers.get('content-type') ?? '';
-  if (!fault.reshape || !type.includes('json')) return;
-  const text = await c.res.clone().text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return;
+  const whole = change.text !== undefined || 'replace' in change;
+  let reshaped: string;
+  if (whole) reshaped = change.text ?? JSON.stringify(change.replace);
+  else {
+    if (!type.includes('json')) return;
+    try {
+      reshaped = JSON.stringify(reshape(JSON.parse(await c.res.clone().text()), change));
+    } catch {
+      return;
+    }
   }
   const { status } = c.res;
   const headers = new Headers(c.res.headers);
   headers.delete('content-length');
+  if (change.text === undefined && !type.includes('json')) headers.set('content-type', 'application/json');
+  else if (change.text !== undefined && !type.includes('json')) headers.set('content-type', 'text/plain');
   // Cleared first, so Hono does not merge the old reply's headers into the new one.
   c.res = undefined as unknown as Response;
-  c.res = new Response(JSON.stringify(reshape(body, fault.reshape)), { status, headers });
+  c.res = new Response(reshaped, { status, headers });
 }
 
 function faultReply(c: Context<SandboxEnv>, ctx: SandboxContext, fault: ActiveFault): Response {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readReply } from '../replies/read.js';
 import { fromHex, TeeFormatError, toHex } from './bytes.js';
 import { type Check, type CheckId, failed, failedIds, notChecked, passed } from './checks.js';
 import { toChecksumAddress } from './eip191.js';
@@ -152,11 +153,11 @@ const QUOTE_CHECKS: readonly CheckId[] = [
 
 /** The top-level fields, or the first of `all_attestations` when the top level has no quote. */
 function attestationFields(reply: unknown): AttestationFields {
-  const parsed = AttestationReply.safeParse(reply);
+  const parsed = readReply(AttestationReply, reply);
   if (!parsed.success) return {};
   if (parsed.data.intel_quote || !parsed.data.all_attestations?.length) return parsed.data;
   const top = parsed.data;
-  const first = AttestationFields.safeParse(top.all_attestations?.[0]);
+  const first = readReply(AttestationFields, top.all_attestations?.[0]);
   if (!first.success) return top;
   return {
     ...first.data,

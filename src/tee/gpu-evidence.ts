@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readReply } from '../replies/read.js';
 import { ByteReader, fromHex, TeeFormatError } from './bytes.js';
 
 /**
@@ -37,7 +38,7 @@ export function parseGpuPayload(payload: unknown): GpuPayload {
       throw new TeeFormatError('nvidia_payload is not valid JSON.');
     }
   }
-  const parsed = GpuPayloadSchema.safeParse(value);
+  const parsed = readReply(GpuPayloadSchema, value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new TeeFormatError(

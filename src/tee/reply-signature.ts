@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readReply } from '../replies/read.js';
 import { sha256Hex } from './bytes.js';
 import { type Check, type CheckId, failed, failedIds, guard, notChecked, passed } from './checks.js';
 import { recoverPersonalSigner, sameAddress } from './eip191.js';
@@ -53,7 +54,7 @@ export interface ReplySignatureVerdict {
 
 /** Checks one reply's signature: its signer, and that it signed the exact bytes exchanged. */
 export function verifyReplySignature(input: ReplySignatureInput): ReplySignatureVerdict {
-  const parsed = SignatureReplySchema.safeParse(input.reply);
+  const parsed = readReply(SignatureReplySchema, input.reply);
   if (!parsed.success) {
     const checks = [
       failed('signature_text_format', 'The signature reply lacks a `text` or `signature` string.'),

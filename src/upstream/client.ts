@@ -176,8 +176,9 @@ export class HttpClient {
               new TextDecoder().decode(captured.response)
             : await readBody(() => res.body.text(), scope.signal, requestId),
           requestId,
+          res.statusCode,
         );
-        const data = validateReply(spec.schema, parsed, requestId, spec.path);
+        const data = validateReply(spec.schema, parsed, requestId, spec.path, res.statusCode);
         const reply: ApiResponse<typeof data> = {
           data,
           status: res.statusCode,

@@ -13,6 +13,7 @@ import {
   ServerError,
   UpstreamTimeoutError,
 } from '../errors.js';
+import { readReply } from '../replies/read.js';
 
 /**
  * The six error envelopes of spec 1 §7.1 (plus the image API's variant), tried in order.
@@ -54,11 +55,11 @@ export interface ParsedEnvelope {
 }
 
 export function parseEnvelope(body: unknown): ParsedEnvelope | undefined {
-  const m = messages.safeParse(body);
+  const m = readReply(messages, body);
   if (m.success) {
     return { message: m.data.error.message, type: m.data.error.type, param: m.data.error.param ?? undefined };
   }
-  const c = common.safeParse(body);
+  const c = readReply(common, body);
   if (c.success) {
     const e = c.data.error;
     const code = e.code ?? c.data.code;
@@ -69,7 +70,7 @@ export function parseEnvelope(body: unknown): ParsedEnvelope | undefined {
       param: e.param ?? e.parameter ?? undefined,
     };
   }
-  const l = legacy.safeParse(body);
+  const l = readReply(legacy, body);
   if (l.success) {
     const details: Record<string, unknown> = {};
     if (l.data.requiredBalance !== undefined) details.requiredBalance = l.data.requiredBalance;
@@ -83,9 +84,9 @@ export function parseEnvelope(body: unknown): ParsedEnvelope | undefined {
       details,
     };
   }
-  const b = batch.safeParse(body);
+  const b = readReply(batch, body);
   if (b.success) return { message: b.data.message, code: String(b.data.error) };
-  const t = teams.safeParse(body);
+  const t = readReply(teams, body);
   if (t.success) {
     const details = t.data.details && typeof t.data.details === 'object' ? { ...t.data.details } : undefined;
     return { message: t.data.message, code: t.data.code, details };

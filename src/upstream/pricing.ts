@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readReply } from '../replies/read.js';
 
 /**
  * The `x_<word>_pricing` extension (spec 2 §6). Found by pattern, never by the literal word,
@@ -26,7 +27,7 @@ export function readPricing(value: unknown): Pricing | undefined {
   // Runs on every stream chunk: a plain key walk, and the pattern only for keys like x_….
   for (const key in value) {
     if (key[1] !== '_' || !PRICING_KEY.test(key)) continue;
-    const parsed = Pricing.safeParse((value as Record<string, unknown>)[key]);
+    const parsed = readReply(Pricing, (value as Record<string, unknown>)[key]);
     if (parsed.success) return parsed.data;
   }
   return undefined;

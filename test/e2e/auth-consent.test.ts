@@ -95,6 +95,21 @@ describe('auth_login and auth_logout without a browser', () => {
     await expect(readFile(join(configDir, 'credentials.json'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
+  it('auth_login says a key may exist, and where to see it, when the exchange answered 2xx without one', async () => {
+    // Issue 32 item 1: the code was spent and the platform accepted the exchange.
+    sandbox.faults.add({ match: { path: '/api/v1/auth/keys' }, reshape: { replace: {} } });
+    const { server } = await start(decide('approve'));
+    const login = await server.call('auth_login');
+    expect(login.isError).toBe(true);
+    expect(textOf(login)).toMatch(
+      /accepted the exchange \(HTTP 200\) but sent no key this server could read/,
+    );
+    expect(textOf(login)).toMatch(
+      /Fix: A key may have been made that never reached this server: .*api_keys_read/,
+    );
+    expect(textOf(login)).not.toMatch(/Call the tool again/);
+  });
+
   it('auth_logout removes the stored key, and the next auth_login asks again', async () => {
     const { server, configDir } = await start(decide('approve'));
     expect((await server.call('auth_login')).structuredContent).toEqual({ signed_in: true, source: 'store' });

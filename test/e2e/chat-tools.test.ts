@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEATHER } from '../helpers/chat.js';
 import { type Harness, type Out, out, startHarness, textOf } from '../helpers/harness.js';
 
 /** Tool loops through `chat` (spec 2 §4.1, §4.2, §6): calls out, results back in, in every format. */
@@ -10,11 +11,6 @@ afterAll(async () => {
   await h.close();
 });
 
-const WEATHER = {
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
 const QUESTION = 'Use the get_weather tool for Paris';
 const PATHS = {
   chat: '/api/v1/chat/completions',

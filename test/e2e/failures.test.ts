@@ -64,16 +64,21 @@ describe('failures become isError results that name cause and fix', () => {
     expect(textOf(result)).toMatch(
       /^Error \(stream_incomplete\): The connection broke before the platform started/,
     );
-    expect(textOf(result)).toMatch(/charge may have been recorded/);
+    // The platform may have run it: how to check, never "call again" (issue 32).
+    expect(textOf(result)).toMatch(
+      /Fix: POST \/api\/v1\/chat\/completions may have run on the platform: call usage_get to see what it did, and do not call chat again for this\./,
+    );
     expect(textOf(result)).not.toMatch(/Could not reach/);
     await stillServes();
   });
 
-  it("malformed JSON from the speech route is the platform's fault, with its request id", async () => {
+  it('malformed JSON from the speech route: accepted (2xx), so done, with its request id and what it could not read', async () => {
     h.sandbox.faults.add({ match: { path: '/api/tts' }, malformedBody: true, times: 1 });
     const result = await h.call('speech_generate', { text: 'hi', model: 'tts-mini', format: 'wav' });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^Error \(upstream_invalid\)[\s\S]*not your fault[\s\S]*Request id: req_/);
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(textOf(result)).toMatch(
+      /^Done: the platform accepted POST \/api\/tts \(HTTP 200, request id req_\w+\)[\s\S]*not valid JSON/,
+    );
     await stillServes();
   });
 
@@ -89,11 +94,12 @@ describe('failures become isError results that name cause and fix', () => {
     await stillServes();
   });
 
-  it('a malformed reply body is named as a platform fault', async () => {
+  it('a malformed reply body of a paid call is named, and the call answered as done (it was accepted)', async () => {
     h.sandbox.faults.add({ match: { path: '/api/web' }, malformedBody: true, times: 1 });
     const result = await h.call('web_search', { query: 'x' });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/upstream_invalid[\s\S]*not your fault/);
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(textOf(result)).toMatch(/^Done: the platform accepted POST \/api\/web[\s\S]*not valid JSON/);
+    expect(textOf(result)).toMatch(/do not call web_search again for this/);
     await stillServes();
   });
 

@@ -67,10 +67,12 @@ describe('the OAuth key exchange reply is read tolerantly', () => {
 
   it('refuses a reply with no usable key, naming it', async () => {
     const result = await exchange({ drop: ['key'], set: { access_token: 7 } });
+    // Accepted (2xx): a key may have been made, so the sign-in's fix says where to look for it.
     expect(result).toEqual({
       ok: false,
       error: 'invalid_response',
-      description: 'The platform sent no key in its reply.',
+      description: 'The platform accepted the exchange (HTTP 200) but sent no key this server could read.',
+      mayHaveIssued: true,
     });
   });
 });

@@ -15,6 +15,7 @@ import { SESSION_COOKIE } from '../../src/upstream/client.js';
 import catalog from '../../tools/catalog.json' with { type: 'json' };
 import { forgetDataCatalogs } from '../../tools/data/shared.js';
 import { credentials } from '../helpers/accounts.js';
+import { WEATHER } from '../helpers/chat.js';
 import { type Harness, startHarness, textOf } from '../helpers/harness.js';
 import { payQuote } from '../helpers/x402-wallet.js';
 
@@ -92,6 +93,11 @@ interface Case {
   needed?: string[];
   /** Lists read element by element: a spoiled element must be named in the answer ("not usable"). */
   named?: string[];
+  /**
+   * Lists whose element's `type` says what it is (content blocks, output items, tool calls): one of
+   * a type this client does not know is kept out of the answer and named ("not shown").
+   */
+  blocks?: string[];
   /** Tells two cases of one tool and route apart in the test name. */
   label?: string;
   /**
@@ -250,6 +256,59 @@ const CASES: Case[] = [
     },
     // Spec 2 §4.2: "common chat-completions format", whose answer is `choices[].message`.
     always: ['choices', 'choices.*.message'],
+  },
+  {
+    tool: 'chat',
+    label: 'tool calls',
+    args: {
+      model: 'openai/gpt-sandbox',
+      prompt: 'Use the get_weather tool for Paris',
+      tools: [WEATHER],
+      stream: false,
+    },
+    path: '/api/v1/chat/completions',
+    capture: {
+      method: 'POST',
+      body: {
+        model: 'openai/gpt-sandbox',
+        messages: [{ role: 'user', content: 'Use the get_weather tool for Paris' }],
+        tools: [{ type: 'function', function: WEATHER }],
+        stream: false,
+      },
+    },
+    // As the chat format above; a tool call is what the caller answers, by its id.
+    named: ['choices.*.message.tool_calls'],
+    blocks: ['choices.*.message.tool_calls'],
+    always: ['choices', 'choices.*.message'],
+  },
+  {
+    tool: 'chat',
+    label: 'messages format',
+    args: { model: 'openai/gpt-sandbox', prompt: 'Say hello', format: 'messages', stream: false },
+    path: '/api/v1/messages',
+    capture: {
+      method: 'POST',
+      body: {
+        model: 'openai/gpt-sandbox',
+        max_tokens: 1024,
+        messages: [{ role: 'user', content: 'Say hello' }],
+      },
+    },
+    // Spec 2 §4.1 lists the content blocks, not the reply: its blocks are read one by one.
+    named: ['content'],
+    blocks: ['content'],
+    always: [],
+  },
+  {
+    tool: 'chat',
+    label: 'responses format',
+    args: { model: 'openai/gpt-sandbox', prompt: 'Say hello', format: 'responses', stream: false },
+    path: '/api/v1/responses',
+    capture: { method: 'POST', body: { model: 'openai/gpt-sandbox', input: 'Say hello' } },
+    // Spec 2 §4.2: responses, "the response: not shown"; its output items and their parts are read one by one.
+    named: ['output', 'output.*.content'],
+    blocks: ['output', 'output.*.content'],
+    always: [],
   },
   {
     tool: 'tokens_count',
@@ -981,7 +1040,32 @@ async function capture(c: Case): Promise<unknown> {
   return res.json();
 }
 
-type Mutation = { kind: 'drop' | 'add' | 'spoil' | 'stringify'; path: string };
+/**
+ * One way a reply differs. The first four since issue 25; issue 32 adds `null` (a field the spec
+ * does not show as always present sent as null, which is "not sent") and `unknown` (an element of a
+ * type this client does not know appended to a list of typed elements, as new block types appear).
+ */
+type Mutation = {
+  kind: 'drop' | 'add' | 'spoil' | 'stringify' | 'null' | 'unknown';
+  path: string;
+  /** The appended element of an `unknown` mutation. */
+  element?: unknown;
+};
+
+const FIRST_KINDS: Mutation['kind'][] = ['drop', 'add', 'spoil', 'stringify'];
+const NEW_KINDS: Mutation['kind'][] = ['null', 'unknown'];
+
+/** The type name no client knows. */
+const UNKNOWN_TYPE = '<unknown>';
+
+/** A list's first element if it is typed (`{type: "...", ...}`): the model of an unknown one. */
+function typedElement(list: unknown[]): Record<string, unknown> | undefined {
+  const first = list[0];
+  if (typeof first !== 'object' || first === null || Array.isArray(first)) return undefined;
+  return typeof (first as { type?: unknown }).type === 'string'
+    ? (first as Record<string, unknown>)
+    : undefined;
+}
 
 /** Every mutation the captured reply allows, by path. */
 function mutations(reply: unknown, { always, typed = [], whole = [] }: Case): Mutation[] {
@@ -991,6 +1075,14 @@ function mutations(reply: unknown, { always, typed = [], whole = [] }: Case): Mu
     if (Array.isArray(node)) {
       if (node.length > 1 && !whole.includes(pattern(path)))
         found.push({ kind: 'spoil', path: `${path}.${node.length - 1}` });
+      // Its fields as the known element's, its type unknown: a client that reads past the type shows it.
+      const model = typedElement(node);
+      if (model && !whole.includes(pattern(path)))
+        found.push({
+          kind: 'unknown',
+          path: `${path}.${node.length}`,
+          element: { ...model, type: UNKNOWN_TYPE },
+        });
       for (const [i, item] of node.slice(0, 2).entries()) walk(item, `${path}.${i}`);
       return;
     }
@@ -998,7 +1090,10 @@ function mutations(reply: unknown, { always, typed = [], whole = [] }: Case): Mu
     found.push({ kind: 'add', path: path ? `${path}.x_surprise` : 'x_surprise' });
     for (const [key, value] of Object.entries(node)) {
       const at = path ? `${path}.${key}` : key;
-      if (!always.includes(pattern(at))) found.push({ kind: 'drop', path: at });
+      if (!always.includes(pattern(at))) {
+        found.push({ kind: 'drop', path: at });
+        if (value !== null) found.push({ kind: 'null', path: at });
+      }
       const fixed = always.includes(pattern(at)) || typed.includes(pattern(at));
       if (typeof value === 'number' && !fixed) found.push({ kind: 'stringify', path: at });
       walk(value, at);
@@ -1013,50 +1108,192 @@ function byKind(all: Mutation[]): fc.Arbitrary<Mutation> {
   return fc.constantFrom(...kinds).chain((kind) => fc.constantFrom(...all.filter((m) => m.kind === kind)));
 }
 
-const reshapeOf = (m: Mutation): Reshape =>
-  m.kind === 'drop'
-    ? { drop: [m.path] }
-    : m.kind === 'add'
-      ? { set: { [m.path]: { unexpected: true } } }
-      : m.kind === 'spoil'
-        ? { set: { [m.path]: 42 } }
-        : { stringify: [m.path] };
+const RESHAPES: Record<Mutation['kind'], (m: Mutation) => Reshape> = {
+  drop: (m) => ({ drop: [m.path] }),
+  add: (m) => ({ set: { [m.path]: { unexpected: true } } }),
+  spoil: (m) => ({ set: { [m.path]: 42 } }),
+  stringify: (m) => ({ stringify: [m.path] }),
+  null: (m) => ({ set: { [m.path]: null } }),
+  unknown: (m) => ({ set: { [m.path]: m.element } }),
+};
+
+/** The dotted pattern of a path (`data.1.id` -> `data.*.id`). */
+const patternOf = (path: string) => path.replace(/\.\d+(?=\.|$)/g, '.*');
+
+/**
+ * One mutated reply, read by the case's tool: it answers (the same kind of result, or one that
+ * names what it left out), never crashes, never upstream_invalid (save for a `needed` field gone).
+ */
+async function tryMutation(c: Case, h: Harness, m: Mutation): Promise<void> {
+  sandbox.faults.clear();
+  // Paid runs add up over the cases (videos, experiments): the demo balance never runs out.
+  sandbox.state.setBalance(sandbox.demoKey, 1000);
+  const run = filled(c, (await c.prepare?.(h)) ?? {});
+  sandbox.faults.add({ match: { path: run.path }, reshape: RESHAPES[m.kind](m) });
+  const result = await h.call(run.tool, run.args);
+  // The mutated reply was read (a case whose tool never reached the route proves nothing).
+  expect(sandbox.faults.list(), `${m.kind} ${m.path}: the route was not called`).toHaveLength(0);
+  const text = textOf(result);
+  // No key secret reaches a result, whatever the reply (api_keys_write create gets one).
+  expect(JSON.stringify(result), `${m.kind} ${m.path}`).not.toContain(SANDBOX_KEY_PREFIX);
+  // Null is "not sent": a `needed` field sent as null may leave nothing to answer, as its drop does.
+  const bare = (m.kind === 'drop' || m.kind === 'null') && (c.needed ?? []).includes(patternOf(m.path));
+  if (result.isError && bare) expect(text, `${m.kind} ${m.path}`).not.toMatch(/internal/i);
+  else if (result.isError) expect(text, `${m.kind} ${m.path}`).not.toMatch(/upstream_invalid|internal/i);
+  expect(result.content.length, `${m.kind} ${m.path}`).toBeGreaterThan(0);
+  // A spoiled element of a list the tool reads one by one is left out and named; so is an unknown one.
+  const list = patternOf(m.path.replace(/\.\d+$/, ''));
+  if (m.kind === 'spoil' && !result.isError && (c.named ?? []).includes(list))
+    expect(text, `${m.kind} ${m.path}`).toMatch(/not usable/);
+  if (m.kind === 'unknown' && !result.isError && (c.blocks ?? []).includes(list))
+    expect(text, `${m.kind} ${m.path}`).toMatch(/not shown/);
+}
+
+/**
+ * `MUTATION_ALL=1`: every mutation of every case is tried, none sampled, and the file prints how
+ * many were answered, by kind (the figures of issue 32). Otherwise a fixed-seed sample.
+ */
+const ALL = process.env.MUTATION_ALL === '1';
+const tally = new Map<string, { tried: number; answered: number; broken: string[] }>();
+
+/** Every mutation of `kinds` tried in turn, the failures kept: for the figures. */
+async function tryEvery(c: Case, h: Harness, all: Mutation[]): Promise<string[]> {
+  const broken: string[] = [];
+  for (const m of all) {
+    const row = tally.get(m.kind) ?? { tried: 0, answered: 0, broken: [] };
+    tally.set(m.kind, row);
+    row.tried++;
+    try {
+      await tryMutation(c, h, m);
+      row.answered++;
+    } catch (error) {
+      const line = `${c.tool}${c.label ? ` (${c.label})` : ''} ${m.kind} ${m.path}: ${(error as Error).message.split('\n')[0]}`;
+      row.broken.push(line);
+      broken.push(line);
+    }
+  }
+  return broken;
+}
+
+async function tryKinds(c: Case, kinds: Mutation['kind'][], runs: number, seed: number): Promise<void> {
+  const h = c.keyless ? keyless : c.signedIn ? signedIn : keyed;
+  const every = mutations(await capture(filled(c, (await c.prepare?.(h)) ?? {})), c);
+  const all = every.filter((m) => kinds.includes(m.kind));
+  if (ALL) {
+    expect(await tryEvery(c, h, all)).toEqual([]);
+  } else if (all.length > 0) {
+    await fc.assert(
+      // Kind first, then a path of that kind: every kind is tried even where drops outnumber it.
+      fc.asyncProperty(byKind(all), (m) => tryMutation(c, h, m)),
+      { numRuns: runs, seed, endOnFailure: true },
+    );
+  }
+  sandbox.faults.clear();
+  // A reply that is the spec's fixed fields only (settings) allows just the unknown field added.
+  expect(every.length).toBeGreaterThan(0);
+}
 
 describe('tools answer mutated platform replies', () => {
   for (const c of CASES) {
+    it(`${c.tool} (${c.path}${c.label ? `, ${c.label}` : ''})`, () => tryKinds(c, FIRST_KINDS, 15, 25));
+  }
+});
+
+describe('tools answer null fields and list elements of an unknown type (issue 32)', () => {
+  for (const c of CASES) {
+    it(`${c.tool} (${c.path}${c.label ? `, ${c.label}` : ''})`, () => tryKinds(c, NEW_KINDS, 8, 32));
+  }
+});
+
+/**
+ * The write-reply class (issue 32): a write's 2xx replaced whole by `{}`, by its envelope holding
+ * `{}` (`{team: {}}`), and by a body that is not JSON. The platform accepted the write, so the tool
+ * answers as done (what was sent, what could be read), never as a failure and never "call again".
+ * Every tool that writes, spends or deletes and whose case sends its write, and music_generate
+ * (audio bytes: no mutation case).
+ */
+const writing = new Set(catalog.filter((t) => !t.readOnly).map((t) => t.name));
+
+/** Cases whose route is the write itself (not a poll, not a payment challenge). */
+const WRITE_CASES: Case[] = [
+  ...CASES.filter((c) => writing.has(c.tool) && c.capture.method !== 'GET' && !c.keyless),
+  {
+    tool: 'music_generate',
+    args: { prompt: 'calm piano', model: 'music-lite' },
+    path: '/api/v1/audio/speech',
+    capture: { method: 'POST', body: { input: 'calm piano', model: 'music-lite' } },
+    always: [],
+  },
+];
+
+type WriteReply = { kind: string; reshape: Reshape };
+
+/** The whole reply `{}`, each object-valued top field as `{}` (the envelope), and a page. */
+function writeReplies(reply: unknown): WriteReply[] {
+  const envelopes =
+    typeof reply === 'object' && reply !== null && !Array.isArray(reply)
+      ? Object.entries(reply).filter(
+          ([, value]) => typeof value === 'object' && value !== null && !Array.isArray(value),
+        )
+      : [];
+  return [
+    { kind: '{}', reshape: { replace: {} } },
+    ...envelopes.map(([key]) => ({
+      kind: `{${key}: {}}`,
+      reshape: { replace: { ...(reply as Record<string, unknown>), [key]: {} } },
+    })),
+    { kind: 'not JSON', reshape: { text: '<html><body>Accepted</body></html>' } },
+  ];
+}
+
+const wroteTally = { tried: 0, done: 0, failed: [] as string[] };
+
+describe('a write whose 2xx reply cannot be read answers as done (issue 32)', () => {
+  for (const c of WRITE_CASES) {
     it(`${c.tool} (${c.path}${c.label ? `, ${c.label}` : ''})`, async () => {
-      const h = c.keyless ? keyless : c.signedIn ? signedIn : keyed;
-      const all = mutations(await capture(filled(c, (await c.prepare?.(h)) ?? {})), c);
-      // A reply that is the spec's fixed fields only (settings) allows just the unknown field added.
-      expect(all.length).toBeGreaterThan(0);
-      await fc.assert(
-        // Kind first, then a path of that kind: every kind is tried even where drops outnumber it.
-        fc.asyncProperty(byKind(all), async (m) => {
-          sandbox.faults.clear();
-          // Paid runs add up over the cases (videos, experiments): the demo balance never runs out.
-          sandbox.state.setBalance(sandbox.demoKey, 1000);
-          const run = filled(c, (await c.prepare?.(h)) ?? {});
-          sandbox.faults.add({ match: { path: run.path }, reshape: reshapeOf(m) });
-          const result = await h.call(run.tool, run.args);
-          // The mutated reply was read (a case whose tool never reached the route proves nothing).
-          expect(sandbox.faults.list(), `${m.kind} ${m.path}: the route was not called`).toHaveLength(0);
-          const text = textOf(result);
-          // No key secret reaches a result, whatever the reply (api_keys_write create gets one).
-          expect(JSON.stringify(result), `${m.kind} ${m.path}`).not.toContain(SANDBOX_KEY_PREFIX);
-          const bare = m.kind === 'drop' && (c.needed ?? []).includes(m.path.replace(/\.\d+(?=\.|$)/g, '.*'));
-          if (result.isError && bare) expect(text, `${m.kind} ${m.path}`).not.toMatch(/internal/i);
-          else if (result.isError)
-            expect(text, `${m.kind} ${m.path}`).not.toMatch(/upstream_invalid|internal/i);
-          expect(result.content.length, `${m.kind} ${m.path}`).toBeGreaterThan(0);
-          // A spoiled element of a list the tool reads one by one is left out and named.
-          const list = m.path.replace(/\.\d+$/, '').replace(/\.\d+(?=\.|$)/g, '.*');
-          if (m.kind === 'spoil' && !result.isError && (c.named ?? []).includes(list))
-            expect(text, `${m.kind} ${m.path}`).toMatch(/not usable/);
-        }),
-        { numRuns: 15, seed: 25, endOnFailure: true },
-      );
+      expect(writing.has(c.tool), `${c.tool} writes`).toBe(true);
+      const h = c.signedIn ? signedIn : keyed;
+      const captured =
+        c.tool === 'music_generate' ? {} : await capture(filled(c, (await c.prepare?.(h)) ?? {}));
+      const failed: string[] = [];
+      for (const w of writeReplies(captured)) {
+        sandbox.faults.clear();
+        sandbox.state.setBalance(sandbox.demoKey, 1000);
+        const run = filled(c, (await c.prepare?.(h)) ?? {});
+        // By method too: a write may read the same path first (teams_write update finds the team).
+        sandbox.faults.add({ match: { method: run.capture.method, path: run.path }, reshape: w.reshape });
+        const result = await h.call(run.tool, run.args);
+        wroteTally.tried++;
+        const text = textOf(result);
+        const wrong =
+          sandbox.faults.list().length > 0
+            ? 'the route was not called'
+            : result.isError
+              ? `answered as failed: ${text.split('\n')[0]}`
+              : /upstream_invalid|call again/i.test(text)
+                ? `says ${text.split('\n')[0]}`
+                : JSON.stringify(result).includes(SANDBOX_KEY_PREFIX)
+                  ? 'a key secret in the result'
+                  : undefined;
+        if (wrong) failed.push(`${c.tool}${c.label ? ` (${c.label})` : ''} ${w.kind}: ${wrong}`);
+        else wroteTally.done++;
+      }
       sandbox.faults.clear();
+      wroteTally.failed.push(...failed);
+      expect(failed).toEqual([]);
     });
+  }
+});
+
+afterAll(() => {
+  if (ALL) {
+    console.info(`write replies: ${wroteTally.done} of ${wroteTally.tried} answered as done`);
+    for (const line of wroteTally.failed) console.info(`  failed: ${line}`);
+  }
+  if (!ALL) return;
+  for (const [kind, row] of tally) {
+    console.info(`${kind}: ${row.answered} of ${row.tried} mutated replies answered`);
+    for (const line of row.broken) console.info(`  broken: ${line}`);
   }
 });
 

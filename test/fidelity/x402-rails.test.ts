@@ -40,6 +40,20 @@ describe('x402 challenge read rail by rail', () => {
     expect(payment.not_usable).toBeUndefined();
   });
 
+  it('reads a lightning rail whose payTo is null as one without it; x402_complete takes its preimage', async () => {
+    // Issue 32: the platform's reference sends `"payTo": null` on the rail that pays an invoice.
+    sandbox.faults.add({ match: { path: SEARCH }, reshape: { set: { 'payment.accepted.5.payTo': null } } });
+    const result = await h.call('data_call', search);
+    expectQuote(result);
+    const payment = out(result).payment;
+    expect(schemes(payment)).toContain('lightning-l402');
+    expect(payment.not_usable).toBeUndefined();
+    const wallet = await payQuote(sandbox.url, payment.quote_id, 'lightning-l402');
+    const done = await h.call('x402_complete', { quote_id: payment.quote_id, preimage: wallet.preimage });
+    expect(done.isError, textOf(done)).toBeFalsy();
+    expect(out(done)).toMatchObject({ status: 'completed', tool: 'data_call' });
+  });
+
   it('leaves out and names the rails that cannot be paid; x402_complete works on the rest', async () => {
     sandbox.faults.add({
       match: { path: SEARCH },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 
 /**
@@ -16,6 +17,7 @@ export default defineTool({
   output: z.object({ signed_in: z.boolean(), source: z.string().optional(), note: z.string().optional() }),
   // It makes the platform issue a key and stores it, so it is not read-only.
   nature: 'write',
+  check: () => nextCall('auth_status'),
   idempotent: true,
   async run(_args, { target, credentials }) {
     const key = credentials.get('api_key');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { explainRefusal } from '../../src/credential-refusal.js';
 import { defineTool, LONG_RESULT_CHARS } from '../../src/mcp/define-tool.js';
 import { NumberLike } from '../../src/replies/number.js';
+import { readReply } from '../../src/replies/read.js';
 import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { Batch, BatchSummary, summary, summaryLine } from './batches.js';
 
@@ -39,9 +40,9 @@ const PREVIEW_CHARS = 300;
 
 /** The answer text of one result, in either endpoint's format. */
 function answerOf(body: unknown): string | undefined {
-  const chat = ChatBody.safeParse(body);
+  const chat = readReply(ChatBody, body);
   if (chat.success) return chat.data.choices[0]?.message.content ?? undefined;
-  const responses = ResponsesBody.safeParse(body);
+  const responses = readReply(ResponsesBody, body);
   if (responses.success)
     return responses.data.output
       .flatMap((item) => (item.content ?? []).map((part) => part.text ?? ''))

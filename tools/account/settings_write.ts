@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { sessionCall, teamRef } from '../teams/shared.js';
 
@@ -18,6 +19,10 @@ export default defineTool({
     retention_days: z.number().nullable().optional().describe('0-365; null clears'),
   }),
   output: z.object({ operation: z.string(), data: z.unknown() }),
+  check: (a) =>
+    a.operation === 'retention'
+      ? nextCall('settings_read', { operation: 'retention' })
+      : nextCall('teams_read', { operation: 'list' }),
   async run(args, ctx) {
     const { operation } = args;
     if (operation === 'retention') {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool, LONG_RESULT_CHARS } from '../../src/mcp/define-tool.js';
 import { callAccountless, goesAccountless } from '../../src/payments/accountless.js';
 import { PaymentRequest, paymentText } from '../../src/payments/challenge.js';
@@ -33,6 +34,7 @@ export default defineTool({
   }),
   output: DataOut,
   nature: 'spend',
+  check: () => nextCall('usage_get'),
   async run(args, ctx) {
     const { data: entries } = await dataCatalog(ctx);
     const entry = findEntry(entries, args.endpoint);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiError, BadRequestError, type OrbitErrorOptions } from '../../src/errors.js';
 import { mb } from '../../src/files/files.js';
 import type { ExtraContent, ToolContext } from '../../src/mcp/define-tool.js';
+import { readReply } from '../../src/replies/read.js';
 import type { BytesResponse, OnBytes } from '../../src/upstream/client.js';
 import { costFromHeaders, readPricing } from '../../src/upstream/pricing.js';
 import { parseJsonReply, validateReply } from '../../src/upstream/validate.js';
@@ -39,7 +40,13 @@ export async function renderDataReply(ctx: ToolContext, id: string, res: BytesRe
   const json = /json/i.test(res.contentType);
   const route = headerMatching(res.headers, DIRECT_HEADER);
   const data = json
-    ? validateReply(Body, parseJsonReply(res.data.toString('utf8'), res.requestId), res.requestId, id)
+    ? validateReply(
+        Body,
+        parseJsonReply(res.data.toString('utf8'), res.requestId, res.status),
+        res.requestId,
+        id,
+        res.status,
+      )
     : undefined;
   const fits = json && res.data.length <= STRUCTURED_MAX_BYTES;
   const saved = fits ? undefined : await ctx.files.save(res.data, { mimeType: res.contentType });
@@ -69,7 +76,7 @@ const Costed = z.looseObject({
 function costOf(data: unknown): number | undefined {
   const pricing = readPricing(data);
   if (pricing?.cost !== undefined || pricing?.amount !== undefined) return pricing.cost ?? pricing.amount;
-  const parsed = Costed.safeParse(data);
+  const parsed = readReply(Costed, data);
   return parsed.success ? (parsed.data.cost ?? parsed.data.summary?.totalCost) : undefined;
 }
 

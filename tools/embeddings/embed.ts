@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { InputError } from '../../src/errors.js';
+import { InputError, REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
 import { float32Npy } from '../../src/files/npy.js';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool, type SavedFile, type ToolContext } from '../../src/mcp/define-tool.js';
+import { leftOutNote } from '../../src/replies/usable-list.js';
 import { readPricing } from '../../src/upstream/pricing.js';
 import {
   checkInputs,
@@ -32,7 +34,8 @@ export default defineTool({
     model: z.string().optional(),
     dimensions: z.number().int().optional(),
   }),
-  output: z.object({
+  // Loose: a `not_usable` note passes without being listed (tokens).
+  output: z.looseObject({
     model: z.string(),
     count: z.number(),
     dimensions: z.number(),
@@ -42,6 +45,7 @@ export default defineTool({
     cost: z.number().optional(),
   }),
   nature: 'spend',
+  check: () => nextCall('usage_get'),
   async run(args, ctx) {
     const ranking = args.query !== undefined || args.documents !== undefined;
     if (ranking === (args.input !== undefined)) {
@@ -76,24 +80,34 @@ export default defineTool({
       },
       schema: Reply,
     });
-    const vectors = vectorsOf(data, texts.length, requestId);
+    const { vectors, left_out } = vectorsOf(data, texts.length, requestId);
+    if (ranking && !vectors[0]) {
+      throw new UpstreamInvalidError(`The query got no usable vector (${leftOutNote('vector', left_out)}).`, {
+        requestId,
+        fix: REPORT_UPSTREAM,
+        details: { field: 'data' },
+      });
+    }
     const pricing = readPricing(data);
     const cost = pricing?.cost ?? pricing?.amount;
+    // Inputs are counted from 0 as sent; in ranking the query is input 0 and document i is input i+1.
+    const unusable = leftOutNote('vector', left_out);
     const common = {
       model: data.model ?? model.id,
       count: vectors.length,
-      dimensions: vectors[0]!.length,
+      dimensions: vectors.find(Boolean)!.length,
       ...(data.usage?.total_tokens !== undefined || data.usage?.prompt_tokens !== undefined
         ? { tokens: data.usage.total_tokens ?? data.usage.prompt_tokens }
         : {}),
       ...(cost !== undefined ? { cost } : {}),
+      ...(unusable ? { not_usable: unusable } : {}),
     };
     if (ranking) return { ...common, ...(await rank(ctx, vectors, args.documents!)) };
-    return { ...common, files: await saveVectors(ctx, common.model, vectors) };
+    return { ...common, files: await saveVectors(ctx, common.model, vectors, common.dimensions) };
   },
   spent: (r) => r.cost,
   text: (r) => {
-    const head = `${r.count} vectors of ${r.dimensions} numbers from ${r.model}${r.cost !== undefined ? `, cost ${usd(r.cost)} USD` : ''}`;
+    const head = `${r.count} vectors of ${r.dimensions} numbers from ${r.model}${r.cost !== undefined ? `, cost ${usd(r.cost)} USD` : ''}${typeof r.not_usable === 'string' ? ` (${r.not_usable})` : ''}`;
     const files = r.files?.join(', ');
     if (r.ranked) {
       const lines = r.ranked.map((d, i) => `${i + 1}. [${d.index}] ${d.score.toFixed(4)} ${d.text}`);
@@ -118,11 +132,12 @@ function textsOf(input: unknown): string[] {
   });
 }
 
-/** Documents by cosine similarity to the query (the first vector), best first. */
-async function rank(ctx: ToolContext, vectors: Float32Array[], documents: string[]) {
+/** Documents by cosine similarity to the query (the first vector), best first; one without a vector is not ranked. */
+async function rank(ctx: ToolContext, vectors: (Float32Array | undefined)[], documents: string[]) {
   const [query, ...docs] = vectors;
   const ranked = docs
-    .map((vector, index) => ({ index, score: Math.round(cosine(query!, vector) * 1e6) / 1e6 }))
+    .flatMap((vector, index) => (vector ? [{ index, vector }] : []))
+    .map(({ index, vector }) => ({ index, score: Math.round(cosine(query!, vector) * 1e6) / 1e6 }))
     .sort((a, b) => b.score - a.score || a.index - b.index);
   const shown = ranked
     .slice(0, RANKED_SHOWN)
@@ -135,20 +150,28 @@ async function rank(ctx: ToolContext, vectors: Float32Array[], documents: string
   return { ranked: shown, files: [fileOf(saved)] };
 }
 
-/** The vectors as JSON (rows in input order) and as a float32 numpy array of shape (count, dimensions). */
-async function saveVectors(ctx: ToolContext, model: string, vectors: Float32Array[]) {
-  const dimensions = vectors[0]!.length;
+/**
+ * The vectors as JSON (rows in input order) and as a float32 numpy array of shape (count,
+ * dimensions); an input that got no vector is `null` in the JSON and a row of NaN in the array.
+ */
+async function saveVectors(
+  ctx: ToolContext,
+  model: string,
+  vectors: (Float32Array | undefined)[],
+  dimensions: number,
+) {
   const json = Buffer.from(
     JSON.stringify({
       model,
       count: vectors.length,
       dimensions,
-      embeddings: vectors.map((v) => Array.from(v)),
+      embeddings: vectors.map((v) => (v ? Array.from(v) : null)),
     }),
   );
+  const rows = vectors.map((v) => v ?? new Float32Array(dimensions).fill(Number.NaN));
   const saved = [
     await ctx.files.save(json, { mimeType: 'application/json' }),
-    await ctx.files.save(float32Npy(vectors, dimensions), { mimeType: 'application/x-npy' }),
+    await ctx.files.save(float32Npy(rows, dimensions), { mimeType: 'application/x-npy' }),
   ];
   return saved.map(fileOf);
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { InputError, REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { toNumber } from '../../src/replies/number.js';
+import { readReply } from '../../src/replies/read.js';
+import { type LeftOut, leftOutNote, reasonOf } from '../../src/replies/usable-list.js';
 import { fetchCatalog } from '../models/shared.js';
 
 /**
@@ -33,7 +35,7 @@ export async function chooseModel(
   dimensions: number | undefined,
 ): Promise<{ id: string; info?: ModelInfo }> {
   const listed = (await fetchCatalog(ctx.api, 'embedding')).flatMap((record) => {
-    const parsed = ModelInfo.safeParse(record);
+    const parsed = readReply(ModelInfo, record);
     return parsed.success ? [parsed.data] : [];
   });
   const ids = listed.map((m) => m.id);
@@ -90,52 +92,91 @@ export function checkInputs(texts: readonly string[], argument: string, max: num
   }
 }
 
+const Vector = z.looseObject({
+  index: z.preprocess(toNumber, z.number().int().min(0)).optional(),
+  embedding: z.union([z.array(z.number()), z.string()]),
+});
+
 export const Reply = z.looseObject({
-  data: z.array(
-    z.looseObject({
-      index: z.preprocess(toNumber, z.number().int().min(0)).optional(),
-      embedding: z.union([z.array(z.number()), z.string()]),
-    }),
-  ),
+  // Read vector by vector (the list rule): one odd element costs its input's vector, not the call.
+  data: z.array(z.unknown()),
   model: z.string().optional(),
   usage: z
     .looseObject({ prompt_tokens: z.number().optional(), total_tokens: z.number().optional() })
     .optional(),
 });
 
-/** The vectors in input order, all of one length; a reply that breaks that is the platform's fault. */
+/** The vectors by input index (a hole where an input got none), and the elements left out, named. */
+export interface Vectors {
+  vectors: (Float32Array | undefined)[];
+  left_out: LeftOut[];
+}
+
+/**
+ * The vectors in input order, all of one length. An element that cannot be read, is out of place
+ * or of another length is left out and named, and its input has no vector; a reply with no usable
+ * vector at all is the platform's fault.
+ */
 export function vectorsOf(
   reply: z.infer<typeof Reply>,
   count: number,
   requestId: string | undefined,
-): Float32Array[] {
-  const bad = (field: string, what: string) =>
-    new UpstreamInvalidError(`The embeddings reply is wrong at \`${field}\`: ${what}.`, {
-      requestId,
-      fix: REPORT_UPSTREAM,
-      details: { field },
-    });
-  if (reply.data.length !== count) throw bad('data', `${reply.data.length} vectors for ${count} inputs`);
-  const vectors: Float32Array[] = new Array(count);
-  reply.data.forEach((item, position) => {
-    const index = item.index ?? position;
-    if (index >= count || vectors[index])
-      throw bad(`data.${position}.index`, `index ${index} is out of place`);
-    if (typeof item.embedding !== 'string') {
-      vectors[index] = Float32Array.from(item.embedding);
-      return;
-    }
-    const bytes = Buffer.from(item.embedding, 'base64');
-    if (bytes.length === 0 || bytes.length % 4 !== 0) {
-      throw bad(`data.${position}.embedding`, 'base64 that is not whole float32 numbers');
-    }
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-    vectors[index] = Float32Array.from({ length: bytes.length / 4 }, (_, i) => view.getFloat32(i * 4, true));
+): Vectors {
+  const vectors: (Float32Array | undefined)[] = new Array(count).fill(undefined);
+  const left_out: LeftOut[] = [];
+  reply.data.forEach((raw, position) => {
+    const reason = place(raw, position, count, vectors);
+    if (reason) left_out.push({ name: `#${position + 1}`, reason });
   });
-  const size = vectors[0]?.length ?? 0;
-  const uneven = vectors.findIndex((vector) => vector.length !== size || size === 0);
-  if (uneven >= 0) throw bad(`data.${uneven}.embedding`, `length ${vectors[uneven]?.length}, not ${size}`);
-  return vectors;
+  // The length most vectors have is the model's; another length is an odd one.
+  const size = commonLength(vectors);
+  vectors.forEach((vector, index) => {
+    if (!vector || vector.length === size) return;
+    vectors[index] = undefined;
+    left_out.push({ name: `input ${index}`, reason: `vector of length ${vector.length}, not ${size}` });
+  });
+  vectors.forEach((vector, index) => {
+    if (!vector && !left_out.some((l) => l.name === `input ${index}`))
+      left_out.push({ name: `input ${index}`, reason: 'got no vector' });
+  });
+  if (!vectors.some(Boolean)) {
+    throw new UpstreamInvalidError(
+      `The embeddings reply has no usable vector (${leftOutNote('element', left_out) ?? 'none sent'}).`,
+      { requestId, fix: REPORT_UPSTREAM, details: { field: 'data' } },
+    );
+  }
+  return { vectors, left_out };
+}
+
+/** Puts one element's vector at its index; a reason when it cannot. */
+function place(
+  raw: unknown,
+  position: number,
+  count: number,
+  vectors: (Float32Array | undefined)[],
+): string | undefined {
+  const parsed = readReply(Vector, raw);
+  if (!parsed.success) return reasonOf(parsed.error);
+  const index = parsed.data.index ?? position;
+  if (index >= count || vectors[index]) return `index ${index} is out of place`;
+  const vector = decoded(parsed.data.embedding);
+  if (!vector) return 'embedding is empty, or base64 that is not whole float32 numbers';
+  vectors[index] = vector;
+  return undefined;
+}
+
+function decoded(embedding: number[] | string): Float32Array | undefined {
+  if (typeof embedding !== 'string') return embedding.length ? Float32Array.from(embedding) : undefined;
+  const bytes = Buffer.from(embedding, 'base64');
+  if (bytes.length === 0 || bytes.length % 4 !== 0) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  return Float32Array.from({ length: bytes.length / 4 }, (_, i) => view.getFloat32(i * 4, true));
+}
+
+function commonLength(vectors: readonly (Float32Array | undefined)[]): number {
+  const counts = new Map<number, number>();
+  for (const vector of vectors) if (vector) counts.set(vector.length, (counts.get(vector.length) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 0;
 }
 
 export function cosine(a: Float32Array, b: Float32Array): number {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { followJob, jobDone } from '../../src/jobs/follow.js';
-import { sayNext } from '../../src/jobs/next.js';
+import { nextCall, sayNext } from '../../src/jobs/next.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
 import { getExperiment, nextRead, RunOut, runResult } from './experiment.js';
 import { EVALS, Experiment, TERMINAL } from './replies.js';
@@ -87,6 +87,7 @@ export default defineTool({
   view: 'scores',
   credential: 'api_key',
   nature: 'spend',
+  check: () => nextCall('usage_get'),
   input: Input,
   output: RunOut,
   async run(args, ctx) {

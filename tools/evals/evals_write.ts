@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool, type OperationSpec, type ToolContext } from '../../src/mcp/define-tool.js';
 import type { HttpMethod } from '../../src/upstream/client.js';
 import { Dataset, DatasetVersion, Deleted, Project, Scorer } from './replies.js';
@@ -164,6 +165,10 @@ export default defineTool({
   operations: Object.fromEntries(Object.entries(WRITES).map(([op, w]) => [op, w.spec])),
   input: Input,
   output: Out,
+  check: (a) =>
+    a.operation === 'datasets.freeze'
+      ? nextCall('evals_read', { operation: 'datasets.versions', id: a.id })
+      : nextCall('evals_read', { operation: `${a.operation.split('.')[0]}.list` }),
   async run(args, ctx) {
     const write = WRITES[args.operation];
     const stray = FIELDS.find((field) => args[field] !== undefined && !write.takes.includes(field));

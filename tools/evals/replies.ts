@@ -98,7 +98,7 @@ export const scoreError = (score: Score): string | undefined =>
 /** An output item (§4.11 names the route, not the shape): every field is read when present. */
 export const OutputItem = z.looseObject({
   id: z.string().optional(),
-  item_index: z.number().int().min(0).optional().catch(undefined),
+  item_index: z.preprocess(toNumber, z.number().int().min(0).optional()).catch(undefined),
   candidate_id: z.string().optional(),
   model: z.string().optional(),
   status: z.string().optional(),

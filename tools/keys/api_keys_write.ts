@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { confirmAction } from '../../src/confirm-action.js';
 import { InputError } from '../../src/errors.js';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { createKey } from './create.js';
 import { KeyRecord, keyLine, keysPath, managementCall } from './shared.js';
@@ -79,6 +80,11 @@ export default defineTool({
     confirm: z.string().optional().describe('key id, if asked'),
   }),
   output: z.object({ operation: z.string(), data: z.unknown() }),
+  check: (a) =>
+    nextCall(
+      'api_keys_read',
+      a.operation === 'update' ? { operation: 'get', id: a.id } : { operation: 'list' },
+    ),
   async run(args, ctx) {
     const { operation, id, confirm, disabled, ...fields } = args;
     checkFields(fields);

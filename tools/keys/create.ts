@@ -62,7 +62,7 @@ export async function createKey(ctx: Ctx, body: CreateBody): Promise<Delivery> {
   );
   const { key: secret, ...fields } = reply.data;
   registerSecret(secret);
-  const key = validateReply(CreatedRecord, fields, reply.requestId, keysPath());
+  const key = validateReply(CreatedRecord, fields, reply.requestId, keysPath(), reply.status);
   // Without an id the key is told by its secret's fingerprint (the file is named by it too).
   const name = key.id ?? secretFingerprint(secret);
   const base = {

@@ -72,9 +72,10 @@ export async function settleAudio(
   }
   const json = validateReply(
     TtsJson,
-    parseJsonReply(reply.data.toString('utf8'), reply.requestId),
+    parseJsonReply(reply.data.toString('utf8'), reply.requestId, reply.status),
     reply.requestId,
     'the speech route',
+    reply.status,
   );
   const model = json.model ?? options.model;
   const charged = json.cost ?? cost;

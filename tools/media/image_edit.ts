@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, type MediaInput, readMediaInput } from '../../src/files/input.js';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { ImageReply, ImagesOut, imagesText, saveImages } from './images.js';
 import { filesContent } from './shared.js';
@@ -22,6 +23,7 @@ export default defineTool({
   }),
   output: ImagesOut,
   nature: 'spend',
+  check: () => nextCall('usage_get'),
   async run(args, ctx) {
     const read = (ref: string, argument: string) =>
       readMediaInput(ref, ctx.files, { maxBytes: LIMITS.imageEdit, purpose: 'an image edit', argument });

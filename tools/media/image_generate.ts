@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { LIMITS, readMediaInput } from '../../src/files/input.js';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { checkParameters, ImagesOut, imageModel, imagesText, postImages, saveImages } from './images.js';
 import { filesContent } from './shared.js';
@@ -29,6 +30,7 @@ export default defineTool({
   }),
   output: ImagesOut,
   nature: 'spend',
+  check: () => nextCall('usage_get'),
   async run(args, ctx) {
     const legacy = LEGACY.filter((name) => name in args);
     if (legacy.length > 0) {
@@ -71,8 +73,11 @@ export default defineTool({
       ...params,
       ...(references.length ? { input_references: references } : {}),
     });
+    const saved = await saveImages(ctx, data, requestId);
+    const notes = [model.unread, saved.not_usable].filter(Boolean).join('; ');
     return {
-      ...(await saveImages(ctx, data, requestId)),
+      ...saved,
+      ...(notes ? { not_usable: notes } : {}),
       ...(data.cost !== undefined ? { cost: data.cost } : {}),
       request_id: requestId,
     };

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { InputError, REPORT_UPSTREAM, routeMissing, UpstreamInvalidError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { NumberLike } from '../../src/replies/number.js';
-import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
+import { readReply } from '../../src/replies/read.js';
+import { type LeftOut, leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { download, FileOut, saveBytes, whereSaved } from './shared.js';
 
 /** Image model records (spec 2 §2.3): each parameter's rule, checked before anything is sent. */
@@ -24,19 +25,30 @@ const ImageModel = z.looseObject({
   supported_parameters: z.record(z.string(), Rule.or(z.unknown())).optional(),
   capabilities: z.looseObject({ image_to_image: z.boolean().optional() }).optional(),
 });
-type ImageModel = z.infer<typeof ImageModel>;
+type ImageModel = z.infer<typeof ImageModel> & {
+  /** The catalog listed the model but its record could not be read: its parameters go unchecked. */
+  unread?: string;
+};
+type Catalog = { models: ImageModel[]; left_out: LeftOut[] };
 
 const CACHE_MS = 5 * 60_000;
-const cache = new Map<string, { at: number; models: ImageModel[] }>();
+const cache = new Map<string, { at: number; catalog: Catalog }>();
 
 export async function imageModel(ctx: ToolContext, id: string): Promise<ImageModel> {
   const hit = cache.get(ctx.api.baseUrl);
-  let models = hit && Date.now() - hit.at < CACHE_MS ? hit.models : undefined;
-  if (!models) {
-    models = await listImageModels(ctx);
-    cache.set(ctx.api.baseUrl, { at: Date.now(), models });
+  let catalog = hit && Date.now() - hit.at < CACHE_MS ? hit.catalog : undefined;
+  if (!catalog) {
+    catalog = await listImageModels(ctx);
+    cache.set(ctx.api.baseUrl, { at: Date.now(), catalog });
   }
-  const model = models.find((m) => m.id === id);
+  const model = catalog.models.find((m) => m.id === id);
+  // Its record is the one left out: the platform checks the parameters, and the answer says why.
+  const unread = catalog.left_out.find((m) => m.name === id);
+  if (!model && unread)
+    return {
+      id,
+      unread: `the catalog's record of ${id} ${unread.reason}: its parameters were not checked here`,
+    };
   if (!model) {
     throw new InputError(`No image model "${id}".`, {
       param: 'model',
@@ -50,20 +62,24 @@ export async function imageModel(ctx: ToolContext, id: string): Promise<ImageMod
  * The image API's catalog, or where it is absent (404) the older catalog `/api/v1/image-models`
  * (spec 2 §4.4), whose records carry no `supported_parameters`: then the platform checks them.
  */
-async function listImageModels(ctx: ToolContext): Promise<ImageModel[]> {
-  const list = (path: string) =>
-    ctx.api.request({
+async function listImageModels(ctx: ToolContext): Promise<Catalog> {
+  const list = async (path: string): Promise<Catalog> => {
+    const { data } = await ctx.api.request({
       method: 'GET',
       path,
       credential: 'none',
-      schema: z.looseObject({ data: z.array(ImageModel) }),
+      // Read model by model (the list rule): one odd record never hides the others.
+      schema: z.looseObject({ data: z.array(z.unknown()) }),
     });
+    const { items, left_out } = usableList(ImageModel, data.data);
+    return { models: items, left_out };
+  };
   try {
-    return (await list('/api/v1/images/models')).data.data;
+    return await list('/api/v1/images/models');
   } catch (error) {
     if (!routeMissing(error)) throw error;
     ctx.progress.report('the image API catalog answered 404; using /api/v1/image-models');
-    return (await list('/api/v1/image-models')).data.data;
+    return await list('/api/v1/image-models');
   }
 }
 
@@ -99,7 +115,7 @@ export function checkParameters(model: ImageModel, given: Record<string, unknown
   const rules = model.supported_parameters;
   for (const [name, value] of Object.entries(given)) {
     if (value === undefined) continue;
-    const parsed = Rule.safeParse(rules[name]);
+    const parsed = readReply(Rule, rules[name]);
     if (!(name in rules)) {
       const allowed = Object.keys(rules).join(', ') || 'none';
       throw new InputError(`${model.id} does not take \`${name}\` (it takes: ${allowed}).`, {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { AudioOut, audioText, settleAudio } from './audio.js';
 import { filesContent, receiving } from './shared.js';
@@ -17,6 +18,7 @@ export default defineTool({
   }),
   output: AudioOut,
   nature: 'spend',
+  check: () => nextCall('usage_get'),
   async run(args, ctx) {
     ctx.progress.report(`composing with ${args.model}`);
     // Music goes through the common speech route; the voice is ignored but must be a string.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MaxWait } from '../../src/jobs/follow.js';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { AudioOut, audioText, settleAudio } from './audio.js';
 import { filesContent, receiving } from './shared.js';
@@ -23,6 +24,7 @@ export default defineTool({
   }),
   output: AudioOut,
   nature: 'spend',
+  check: () => nextCall('usage_get'),
   async run(args, ctx) {
     ctx.progress.report(`synthesizing ${args.text.length} characters`);
     // The common speech route can stream but shows no voice controls (spec 2 §4.7); the platform's own

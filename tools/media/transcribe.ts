@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InputError, routeMissing } from '../../src/errors.js';
 import { LIMITS, type MediaInput, readMediaInput } from '../../src/files/input.js';
 import { MaxWait } from '../../src/jobs/follow.js';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool, LONG_RESULT_CHARS, type ToolContext } from '../../src/mcp/define-tool.js';
 import { filesContent } from './shared.js';
 import {
@@ -34,6 +35,7 @@ export default defineTool({
   }),
   output: TranscriptOut,
   nature: 'spend',
+  check: () => nextCall('usage_get'),
   async run(args, ctx) {
     if (!args.file === !args.url)
       throw new InputError('Pass exactly one of file or url.', {

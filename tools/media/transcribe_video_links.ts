@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool, LONG_RESULT_CHARS } from '../../src/mcp/define-tool.js';
 import { NumberLike } from '../../src/replies/number.js';
 import { usableList } from '../../src/replies/usable-list.js';
@@ -53,6 +54,7 @@ export default defineTool({
     ...FileFields,
   }),
   nature: 'spend',
+  check: () => nextCall('usage_get'),
   async run(args, ctx) {
     ctx.progress.report(`fetching ${args.urls.length} transcript${args.urls.length > 1 ? 's' : ''}`);
     const { data } = await ctx.api.request({

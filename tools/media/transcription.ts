@@ -4,6 +4,7 @@ import { runNext, sayNext } from '../../src/jobs/next.js';
 import type { Step } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { NumberLike } from '../../src/replies/number.js';
+import { readReply } from '../../src/replies/read.js';
 import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { FileFields, saveBytes, whereSaved } from './shared.js';
 
@@ -182,7 +183,7 @@ export async function finish(ctx: ToolContext, settled: Settled): Promise<Transc
 export function transcriptText(r: TranscriptOut): string {
   if (r.status === 'pending') return `Still transcribing: ${r.run_id}. Next: call ${r.next}.`;
   const lines = [r.text ?? ''];
-  const segments = z.array(Segment).safeParse(r.segments ?? []);
+  const segments = readReply(z.array(Segment), r.segments ?? []);
   if (segments.success && segments.data.length) {
     lines.push('', ...segments.data.map((s) => `[${s.speaker ?? '?'} ${s.start}-${s.end}] ${s.text}`));
   }

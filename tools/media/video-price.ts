@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Price } from '../../src/budget.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { readReply } from '../../src/replies/read.js';
 import { fetchCatalog } from '../models/shared.js';
 
 /** The video catalog's pricing as the platform lists it (spec 2 §4.4 leaves the shape open). */
@@ -20,7 +21,7 @@ export async function videoPrice(
   request: { duration?: string; resolution?: string },
 ): Promise<Price | undefined> {
   const record = (await fetchCatalog(ctx.api, 'video').catch(() => [])).find((m) => m.id === model);
-  const pricing = VideoPricing.safeParse(record?.pricing);
+  const pricing = readReply(VideoPricing, record?.pricing);
   if (!record || !pricing.success) return undefined;
   const prices = pricing.data.usd_by_resolution;
   const perSecond = request.resolution ? prices[request.resolution] : Math.max(...Object.values(prices));

@@ -1,15 +1,7 @@
 import { z } from 'zod';
-import {
-  ConnectionError,
-  NotFoundError,
-  type OrbitErrorOptions,
-  TimeoutError,
-  UpstreamInvalidError,
-  UpstreamTimeoutError,
-} from '../../src/errors.js';
+import { NotFoundError, UpstreamInvalidError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { NumberLike } from '../../src/replies/number.js';
-import { mayHaveReached } from '../../src/upstream/client.js';
 import { download, type FileOut, optionalNumber, receiving, saveBytes } from './shared.js';
 
 /**
@@ -168,27 +160,9 @@ export async function saveVideo(
 }
 
 /**
- * A video submit. One that timed out or lost its connection may have been accepted and charged:
- * the way on is video_recent (which lists the run), never a second submit that may pay twice.
+ * A video submit. One that timed out or lost its reply may have been accepted and charged: the
+ * answer then names video_recent (the tool's `check`), never a second submit (src/mcp/writes.ts).
  */
 export async function submitVideo(ctx: ToolContext, path: string, body: Record<string, unknown>) {
-  try {
-    return await ctx.api.request({ method: 'POST', path, body, schema: Accepted });
-  } catch (error) {
-    const lost =
-      error instanceof TimeoutError ||
-      error instanceof UpstreamTimeoutError ||
-      (error instanceof ConnectionError && mayHaveReached(error));
-    if (!lost) throw error;
-    const message = `${error.message} The platform may have accepted the job and charged for it.`;
-    const options: OrbitErrorOptions = {
-      status: error.status,
-      requestId: error.requestId,
-      cause: error,
-      fix: 'Call video_recent to find the run and follow it with video_status; do not submit again (a second submit may pay twice).',
-    };
-    if (error instanceof TimeoutError) throw new TimeoutError(message, options);
-    if (error instanceof UpstreamTimeoutError) throw new UpstreamTimeoutError(message, options);
-    throw new ConnectionError(message, options);
-  }
+  return await ctx.api.request({ method: 'POST', path, body, schema: Accepted });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MaxWait } from '../../src/jobs/follow.js';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { filesContent } from './shared.js';
 import { acceptVideo, awaitVideo, submitVideo, VideoOut, videoText } from './video-jobs.js';
@@ -21,6 +22,7 @@ export default defineTool({
   }),
   output: VideoOut,
   nature: 'spend',
+  check: () => nextCall('video_recent'),
   async run(args, ctx) {
     ctx.progress.report(`asking to extend ${args.run_id}`);
     const res = await submitVideo(ctx, '/api/generate-video/extend', {

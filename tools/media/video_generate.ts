@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { LIMITS, readMediaInput } from '../../src/files/input.js';
 import { MaxWait } from '../../src/jobs/follow.js';
-import { runNext, sayNext } from '../../src/jobs/next.js';
+import { nextCall, runNext, sayNext } from '../../src/jobs/next.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
 import { filesContent } from './shared.js';
 import { acceptVideo, awaitVideo, submitVideo, VideoOut, videoText } from './video-jobs.js';
@@ -125,6 +125,7 @@ export default defineTool({
   input: Input,
   output: VideoOut,
   nature: 'spend',
+  check: () => nextCall('video_recent'),
   async run(args, ctx) {
     const body = {
       ...modelFields(args),

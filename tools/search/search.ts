@@ -105,8 +105,12 @@ function schemaText(schema: SearchArgs['schema']): string {
 
 /** A reply read as bytes (an accountless call, or its paid replay). */
 export function searchFromBytes(args: SearchArgs, reply: BytesResponse): SearchOut {
-  const json = parseJsonReply(reply.data.toString('utf8'), reply.requestId);
-  return searchResult(args, validateReply(Reply, json, reply.requestId, SEARCH_PATH), reply.requestId);
+  const json = parseJsonReply(reply.data.toString('utf8'), reply.requestId, reply.status);
+  return searchResult(
+    args,
+    validateReply(Reply, json, reply.requestId, SEARCH_PATH, reply.status),
+    reply.requestId,
+  );
 }
 
 export function searchResult(

@@ -1,3 +1,4 @@
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { callAccountless, goesAccountless } from '../../src/payments/accountless.js';
 import {
@@ -26,6 +27,7 @@ export default defineTool({
   input: SearchArgs,
   output: SearchOut,
   nature: 'spend',
+  check: () => nextCall('usage_get'),
   async run(args, ctx) {
     const body = searchBody(args);
     if (goesAccountless(ctx, args.payment)) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { confirmAction } from '../../src/confirm-action.js';
 import type { ToolContext } from '../../src/context.js';
 import { InputError } from '../../src/errors.js';
+import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { Invitation, need, requireRole, sessionCall, teamDetails, teamPath } from './shared.js';
 
 /** Email invitations (spec 1 §2.8, §4.6): owner or admin; only a pending one can be revoked. */
@@ -40,6 +41,16 @@ export async function invite(ctx: Ctx, ref: string, args: { email?: string; role
   return { ...body, ...invitation };
 }
 
+/** A team's invitations, read one by one (the list rule): one that cannot be used is left out and named. */
+export async function listInvitations(ctx: Ctx, ref: string) {
+  const { invitations } = await sessionCall(ctx, {
+    method: 'GET',
+    path: teamPath(ref, '/invitations'),
+    schema: z.looseObject({ invitations: z.array(z.unknown()) }),
+  });
+  return usableList(Invitation, invitations, { nameKeys: ['email', 'id'] });
+}
+
 export async function revokeInvitation(
   ctx: Ctx,
   ref: string,
@@ -48,14 +59,11 @@ export async function revokeInvitation(
   const given = need(args.invitation, 'invitation', 'revoke_invitation').trim();
   const team = await teamDetails(ctx, ref);
   requireRole(team, 'admin', 'Revoking an invitation');
-  const { invitations } = await sessionCall(ctx, {
-    method: 'GET',
-    path: teamPath(ref, '/invitations'),
-    schema: z.looseObject({ invitations: z.array(Invitation) }),
-  });
-  const found = invitations.find((i) => String(i.id) === given || i.token === given);
+  const invitations = await listInvitations(ctx, ref);
+  const found = invitations.items.find((i) => String(i.id) === given || i.token === given);
   if (!found) {
-    throw new InputError(`No invitation "${given}" in "${team.name}".`, {
+    const unusable = leftOutNote('invitation', invitations.left_out);
+    throw new InputError(`No invitation "${given}" in "${team.name}"${unusable ? ` (${unusable})` : ''}.`, {
       param: 'invitation',
       fix: 'teams_read operation "invitations" lists them with their id.',
     });

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
+import { listInvitations } from './invitations.js';
 import {
-  Invitation,
   Member,
   MemberPage,
   Preferences,
@@ -85,11 +85,8 @@ export default defineTool({
         }),
       };
     }
-    const data = await sessionCall(ctx, {
-      method: 'GET',
-      path: teamPath(ref, '/invitations'),
-      schema: z.looseObject({ invitations: z.array(Invitation) }),
-    });
-    return { operation, data: data.invitations };
+    const invitations = await listInvitations(ctx, ref);
+    const notUsable = leftOutNote('invitation', invitations.left_out);
+    return { operation, data: invitations.items, ...(notUsable ? { not_usable: notUsable } : {}) };
   },
 });

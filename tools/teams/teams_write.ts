@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { confirmAction } from '../../src/confirm-action.js';
 import { InputError, PermissionError } from '../../src/errors.js';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { invite, revokeInvitation } from './invitations.js';
 import { removeMember, updateMember } from './members.js';
@@ -24,6 +25,19 @@ const TeamName = z
   .trim()
   .regex(/^[\p{L}\p{N} _-]{2,50}$/u, '2 to 50 letters, digits, spaces, hyphens or underscores');
 const DisplayName = z.string().trim().min(1).max(100);
+
+/** The teams_read operation that shows what each write did. */
+const TEAM_READS = {
+  create: 'list',
+  update: 'get',
+  delete: 'list',
+  member_update: 'members',
+  member_remove: 'members',
+  self_update: 'self',
+  leave: 'list',
+  invite: 'invitations',
+  revoke_invitation: 'invitations',
+} as const;
 
 /** A name argument checked by the rule of its operation (§4.6, §8), before sending. */
 function nameFor(schema: z.ZodString, value: string | undefined, operation: string): string | undefined {
@@ -81,6 +95,10 @@ export default defineTool({
     confirm: z.string().optional().describe('team name, if asked'),
   }),
   output: z.object({ operation: z.string(), data: z.unknown() }),
+  check: (a) => {
+    const read = TEAM_READS[a.operation];
+    return nextCall('teams_read', { operation: read, team: read === 'list' ? undefined : a.team });
+  },
   async run(args, ctx) {
     const { operation } = args;
     if (operation === 'create') {

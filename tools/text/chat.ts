@@ -1,4 +1,5 @@
 import { NotFoundError, routeMissing, UpstreamInvalidError } from '../../src/errors.js';
+import { nextCall } from '../../src/jobs/next.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
 import { verifyReply } from '../verify/verify-reply.js';
 import { LEGACY_PATH, legacyInto } from './legacy.js';
@@ -20,6 +21,7 @@ export default defineTool({
   input: Input,
   output: ChatOut,
   nature: 'spend',
+  check: () => nextCall('usage_get'),
   async run(args, ctx) {
     const request = buildRequest(args);
     const { out, sent } = await answer(request, args, ctx);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
+import { readReply } from '../../src/replies/read.js';
 import type { Api } from '../../src/upstream/client.js';
 import { textOf } from './conversation.js';
 import type { ChatState } from './reply.js';
@@ -59,7 +60,7 @@ export async function legacyInto(state: ChatState, api: Api, request: ChatReques
   });
   const reply = res.data.toString('utf8');
   const tagged = taggedBlock(reply);
-  const footer = tagged ? Footer.safeParse(safeJson(tagged.json)) : undefined;
+  const footer = tagged ? readReply(Footer, safeJson(tagged.json)) : undefined;
   if (!tagged || !footer?.success) {
     throw new UpstreamInvalidError('The legacy text route replied without its tagged cost block.', {
       requestId: res.requestId,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Price } from '../../src/budget.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { readReply } from '../../src/replies/read.js';
 import { fetchCatalog } from '../models/shared.js';
 import type { ChatRequest } from './request.js';
 
@@ -25,7 +26,7 @@ export async function chatPrice(ctx: ToolContext, request: ChatRequest): Promise
   const model = (await fetchCatalog(ctx.api, 'text', { detailed: true }).catch(() => [])).find(
     (m) => m.id === base,
   );
-  const pricing = TokenPricing.safeParse(model?.pricing);
+  const pricing = readReply(TokenPricing, model?.pricing);
   if (!model || !pricing.success) return undefined;
   const output = Number(request.body.max_tokens ?? request.body.max_output_tokens ?? model.max_output_tokens);
   if (!Number.isFinite(output) || output <= 0) return undefined;

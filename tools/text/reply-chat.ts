@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { addPricing, addUsage, type ChatState, callAt, inclusiveUsage } from './reply.js';
+import { readReply } from '../../src/replies/read.js';
+import {
+  addPricing,
+  addUsage,
+  type ChatState,
+  callAt,
+  inclusiveUsage,
+  noteNotShown,
+  usableOf,
+} from './reply.js';
 
 /**
  * Chat completions and completions (spec 2 §4.2, §6): a whole `chat.completion` / `text_completion`,
@@ -12,13 +21,15 @@ import { addPricing, addUsage, type ChatState, callAt, inclusiveUsage } from './
 const CallDelta = z.object({
   index: z.number().optional(),
   id: z.string().nullish(),
+  type: z.string().nullish(),
   function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
 });
 const ChatPart = z.object({
   content: z.string().nullish(),
   reasoning: z.string().nullish(),
   reasoning_content: z.string().nullish(),
-  tool_calls: z.array(CallDelta).nullish(),
+  // Read call by call (the list rule): one odd call never sinks the answer.
+  tool_calls: z.array(z.unknown()).nullish(),
 });
 const ChatChoice = z.object({
   delta: ChatPart.optional(),
@@ -28,7 +39,8 @@ const ChatChoice = z.object({
 });
 const ChatChunk = z.object({
   model: z.string().optional(),
-  choices: z.array(ChatChoice),
+  // Read choice by choice: one odd choice never sinks the others.
+  choices: z.array(z.unknown()),
   usage: z.unknown().optional(),
 });
 /** A whole chat.completion (or completion) as the boundary validates it. */
@@ -37,7 +49,9 @@ export const ChatBody = z.looseObject(ChatChunk.shape);
 /** One stream chunk into the state. */
 export function applyChat(state: ChatState, raw: unknown): void {
   // The chunk schema strips: the pricing extension is read from the raw chunk.
-  applyChatBody(state, ChatChunk.parse(raw), raw);
+  const parsed = readReply(ChatChunk, raw);
+  if (!parsed.success) throw parsed.error;
+  applyChatBody(state, parsed.data, raw);
 }
 
 /**
@@ -46,12 +60,17 @@ export function applyChat(state: ChatState, raw: unknown): void {
  */
 export function applyChatBody(state: ChatState, body: z.infer<typeof ChatChunk>, raw: unknown = body): void {
   state.model ??= body.model;
-  for (const choice of body.choices) {
+  for (const choice of usableOf(state, 'choice', ChatChoice, body.choices, ['index'])) {
     const part = choice.delta ?? choice.message;
     state.text += part?.content ?? choice.text ?? '';
     state.reasoning += part?.reasoning ?? part?.reasoning_content ?? '';
-    part?.tool_calls?.forEach((delta, position) => {
+    usableOf(state, 'tool call', CallDelta, part?.tool_calls).forEach((delta, position) => {
       const call = callAt(state, String(delta.index ?? position));
+      // A call of another kind than a function (a new type) is not one this answer can make.
+      if (delta.type && delta.type !== 'function') {
+        call.hidden = true;
+        noteNotShown(state, 'tool call', delta.type);
+      }
       call.id ||= delta.id ?? undefined;
       call.name ||= delta.function?.name ?? undefined;
       const piece = delta.function?.arguments;

@@ -1,6 +1,16 @@
 import { z } from 'zod';
+import { readReply } from '../../src/replies/read.js';
 import type { SseEvent } from '../../src/upstream/sse.js';
-import { addPricing, addUsage, type ChatState, callAt, type Usage, type UsageFields } from './reply.js';
+import {
+  addPricing,
+  addUsage,
+  type ChatState,
+  callAt,
+  noteNotShown,
+  type Usage,
+  type UsageFields,
+  usableOf,
+} from './reply.js';
 
 /**
  * Messages format (spec 2 §2.2, §4.1): a whole message, or its named events. A `tool_use` block
@@ -46,20 +56,31 @@ const MessageEvent = z.looseObject({
   usage: z.unknown().optional(),
 });
 
+/** Block types this server reads; any other (new types appear) is kept out of the answer and named. */
+const KNOWN_BLOCKS = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use']);
+
 export const MessageBody = z.looseObject({
   model: z.string().optional(),
-  content: z.array(Block),
+  // Read block by block (the list rule): one odd block never sinks the answer.
+  content: z.array(z.unknown()),
   stop_reason: z.string().nullish(),
   usage: z.unknown().optional(),
 });
 
 export function applyMessageEvent(state: ChatState, event: SseEvent): void {
   if (event.event === 'ping') return;
-  const parsed = MessageEvent.parse(JSON.parse(event.data));
+  const read = readReply(MessageEvent, JSON.parse(event.data));
+  if (!read.success) throw read.error;
+  const parsed = read.data;
   const key = String(parsed.index ?? 0);
   if (parsed.type === 'message_start' && parsed.message) {
     state.model ??= parsed.message.model;
     addUsage(state, parsed.message.usage, messagesUsage);
+  } else if (
+    parsed.type === 'content_block_start' &&
+    !KNOWN_BLOCKS.has(parsed.content_block?.type ?? 'text')
+  ) {
+    noteNotShown(state, 'content block', parsed.content_block!.type);
   } else if (parsed.type === 'content_block_start' && parsed.content_block?.type === 'tool_use') {
     const call = callAt(state, key);
     call.id = parsed.content_block.id;
@@ -85,7 +106,8 @@ export function applyMessageEvent(state: ChatState, event: SseEvent): void {
 
 export function applyMessage(state: ChatState, body: z.infer<typeof MessageBody>): void {
   state.model ??= body.model;
-  body.content.forEach((block, i) => {
+  usableOf(state, 'content block', Block, body.content).forEach((block, i) => {
+    if (!KNOWN_BLOCKS.has(block.type)) noteNotShown(state, 'content block', block.type);
     if (block.type === 'text') state.text += block.text ?? '';
     if (block.type === 'thinking') state.reasoning += block.thinking ?? '';
     if (block.type === 'tool_use') {

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
+import { readReply } from '../../src/replies/read.js';
 import type { SseEvent } from '../../src/upstream/sse.js';
-import { addPricing, addUsage, type ChatState, callAt, inclusiveUsage } from './reply.js';
+import {
+  addPricing,
+  addUsage,
+  type ChatState,
+  callAt,
+  inclusiveUsage,
+  noteNotShown,
+  usableOf,
+} from './reply.js';
 
 /**
  * Responses format (spec 2 §4.2, §6): a response object (also what a stored or background
@@ -9,22 +18,30 @@ import { addPricing, addUsage, type ChatState, callAt, inclusiveUsage } from './
  * argument text streams as `response.function_call_arguments.delta`, and `.done` repeats it whole:
  * the two must agree.
  */
+const Part = z.looseObject({ type: z.string(), text: z.string().optional() });
 const Item = z.looseObject({
   type: z.string(),
   id: z.string().optional(),
   call_id: z.string().optional(),
   name: z.string().optional(),
   arguments: z.string().optional(),
-  content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })).optional(),
+  // Read part by part (the list rule): one odd part never sinks the item.
+  content: z.array(z.unknown()).optional(),
   summary: z.array(z.looseObject({ text: z.string().optional() })).optional(),
 });
+type Item = z.infer<typeof Item>;
+
+/** Output item and content part types this server reads; others (new types appear) are named, not shown. */
+const KNOWN_ITEMS = new Set(['message', 'reasoning', 'function_call']);
+const KNOWN_PARTS = new Set(['output_text']);
 
 export const ResponseBody = z.looseObject({
   id: z.string().optional(),
   model: z.string().optional(),
   status: z.string().optional(),
   output_text: z.string().nullish(),
-  output: z.array(Item).nullish(),
+  // Read item by item (the list rule): one odd item never sinks the answer.
+  output: z.array(z.unknown()).nullish(),
   usage: z.unknown().optional(),
   incomplete_details: z.looseObject({ reason: z.string().optional() }).nullish(),
   error: z.looseObject({ message: z.string().optional(), code: z.string().nullish() }).nullish(),
@@ -44,7 +61,9 @@ const ResponseEvent = z.looseObject({
 
 /** Typed events; `sequence_number` must increase, so a reordered or replayed stream is caught. */
 export function applyResponseEvent(state: ChatState, event: SseEvent, requestId?: string): void {
-  const parsed = ResponseEvent.parse(JSON.parse(event.data));
+  const read = readReply(ResponseEvent, JSON.parse(event.data));
+  if (!read.success) throw read.error;
+  const parsed = read.data;
   if (parsed.sequence_number !== undefined) {
     if (state.sequence !== undefined && parsed.sequence_number <= state.sequence) {
       throw new Error(`response stream out of order at sequence_number ${parsed.sequence_number}`);
@@ -56,6 +75,8 @@ export function applyResponseEvent(state: ChatState, event: SseEvent, requestId?
   if (type === 'response.output_text.delta') state.text += parsed.delta ?? '';
   else if (type.startsWith('response.reasoning') && type.endsWith('.delta'))
     state.reasoning += parsed.delta ?? '';
+  else if (type === 'response.output_item.added' && !KNOWN_ITEMS.has(parsed.item?.type ?? 'message'))
+    noteNotShown(state, 'output item', parsed.item!.type);
   else if (type === 'response.output_item.added' && parsed.item?.type === 'function_call') {
     const call = callAt(state, key);
     call.id = parsed.item.call_id;
@@ -84,12 +105,13 @@ export function applyResponseEvent(state: ChatState, event: SseEvent, requestId?
 export function applyResponse(state: ChatState, body: ResponseBody): void {
   state.responseId ??= body.id;
   const streamed = state.text !== '' || state.calls.size > 0;
+  // A streamed answer already named what it left out; the whole response repeats those items.
+  const output = streamed ? [] : usableOf(state, 'output item', Item, body.output);
   if (!streamed) {
-    if (body.output_text) state.text = body.output_text;
-    else
-      for (const item of body.output ?? [])
-        for (const part of item.content ?? []) if (part.type === 'output_text') state.text += part.text ?? '';
-    (body.output ?? []).forEach((item, i) => {
+    const texts = output.map((item) => (item.type === 'message' ? textOf(state, item) : '')).join('');
+    state.text = body.output_text || texts;
+    output.forEach((item, i) => {
+      if (!KNOWN_ITEMS.has(item.type)) noteNotShown(state, 'output item', item.type);
       if (item.type !== 'function_call') return;
       const call = callAt(state, String(i));
       call.id = item.call_id;
@@ -98,11 +120,28 @@ export function applyResponse(state: ChatState, body: ResponseBody): void {
     });
   }
   if (!state.reasoning)
-    for (const item of body.output ?? [])
+    for (const item of streamed ? usableReasoning(body) : output)
       if (item.type === 'reasoning')
         state.reasoning += (item.summary ?? []).map((s) => s.text ?? '').join('');
   finish(state, body);
 }
+
+/** A message item's text; parts of another type are named, not shown. */
+function textOf(state: ChatState, item: Item): string {
+  let text = '';
+  for (const part of usableOf(state, 'content part', Part, item.content)) {
+    if (part.type === 'output_text') text += part.text ?? '';
+    else if (!KNOWN_PARTS.has(part.type)) noteNotShown(state, 'content part', part.type);
+  }
+  return text;
+}
+
+/** The reasoning items of a response whose text was streamed (nothing named twice). */
+const usableReasoning = (body: ResponseBody): Item[] =>
+  (body.output ?? []).flatMap((raw) => {
+    const parsed = readReply(Item, raw);
+    return parsed.success && parsed.data.type === 'reasoning' ? [parsed.data] : [];
+  });
 
 function finish(state: ChatState, body: ResponseBody): void {
   state.model ??= body.model;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
+import { readReply } from '../../src/replies/read.js';
+import { type LeftOut, usableList } from '../../src/replies/usable-list.js';
 import { readPricing } from '../../src/upstream/pricing.js';
 
 /**
@@ -23,6 +24,11 @@ export interface ChatState {
   status?: string;
   /** Last `sequence_number` of a responses stream, to catch reordering. */
   sequence?: number;
+  /**
+   * What the reply held that the answer leaves out, each said once (a stream repeats them): list
+   * elements that could not be used, blocks of a type not shown here, ids made up for tool calls.
+   */
+  notes: Set<string>;
 }
 
 export interface PartialCall {
@@ -32,6 +38,8 @@ export interface PartialCall {
   args: string;
   /** At least one delta arrived (so a later whole value must agree with them). */
   streamed: boolean;
+  /** A call of a type not shown here (named in the notes): left out of the answer. */
+  hidden?: boolean;
 }
 
 export interface Usage {
@@ -44,8 +52,32 @@ export interface Usage {
 }
 
 export function emptyState(): ChatState {
-  return { text: '', reasoning: '', calls: new Map() };
+  return { text: '', reasoning: '', calls: new Map(), notes: new Set() };
 }
+
+/**
+ * The usable elements of one of the reply's lists (the list rule, src/replies/usable-list.ts): the
+ * others are named in the state's notes, as `choice #2: message: …`.
+ */
+export function usableOf<S extends z.ZodType>(
+  state: ChatState,
+  noun: string,
+  schema: S,
+  raw: unknown,
+  nameKeys: readonly string[] = ['id', 'type'],
+): z.infer<S>[] {
+  if (raw === undefined || raw === null) return [];
+  const { items, left_out } = usableList(schema, raw, { nameKeys });
+  for (const item of left_out) noteLeftOut(state, noun, item);
+  return items;
+}
+
+const noteLeftOut = (state: ChatState, noun: string, item: LeftOut) =>
+  state.notes.add(`${noun} ${item.name} not usable (${item.reason})`);
+
+/** A block or item of a type this server does not show: kept out of the answer, and named. */
+export const noteNotShown = (state: ChatState, noun: string, type: string) =>
+  state.notes.add(`${noun} of type ${type} not shown`);
 
 /** The call at `key`, created on first sight. */
 export function callAt(state: ChatState, key: string): PartialCall {
@@ -73,7 +105,7 @@ export type UsageFields = z.infer<typeof UsageFields>;
 /** Merges what a usage object says into the state; fields it leaves out keep their value. */
 export function addUsage(state: ChatState, raw: unknown, read: (u: UsageFields) => Usage): void {
   if (raw === undefined || raw === null) return;
-  const parsed = UsageFields.safeParse(raw);
+  const parsed = readReply(UsageFields, raw);
   if (!parsed.success) return;
   const next = read(parsed.data);
   const merged: Usage = { ...state.usage };
@@ -119,7 +151,9 @@ export const ToolCallOut = z.object({
 });
 export type ToolCallOut = z.infer<typeof ToolCallOut>;
 
-export const ChatOut = z.object({
+// Loose: a `not_usable` note (what the reply held that is not in this answer, named: elements left
+// out, types not shown, ids made up) passes without being listed (tokens).
+export const ChatOut = z.looseObject({
   text: z.string(),
   tool_calls: z.array(ToolCallOut).optional(),
   reasoning: z.string().optional(),
@@ -143,11 +177,13 @@ export const ChatOut = z.object({
     .object({ verified: z.boolean(), verdict: z.string(), failed: z.array(z.string()) })
     .optional(),
 });
-export type ChatOut = z.infer<typeof ChatOut>;
+export type ChatOut = z.infer<typeof ChatOut> & { not_usable?: string };
 
 /** The state as chat's result. Tool calls must have an id and a name: the caller answers by id. */
 export function resultOf(state: ChatState, requestId: string | undefined, model: string): ChatOut {
-  const toolCalls = [...state.calls.values()].map((call) => finishCall(call, requestId));
+  const toolCalls = [...state.calls.entries()].flatMap(([key, call]) =>
+    finishCall(state, key, call, requestId),
+  );
   const usage = filledUsage(state);
   return {
     text: state.text,
@@ -159,22 +195,36 @@ export function resultOf(state: ChatState, requestId: string | undefined, model:
     ...(state.cost ? { cost: state.cost } : {}),
     ...(requestId ? { request_id: requestId } : {}),
     ...(state.responseId ? { response_id: state.responseId } : {}),
+    ...(state.notes.size ? { not_usable: [...state.notes].join('; ') } : {}),
   };
 }
 
-function finishCall(call: PartialCall, requestId: string | undefined): ToolCallOut {
-  if (!call.id || !call.name) {
-    throw new UpstreamInvalidError(`The platform sent a tool call without ${call.id ? 'a name' : 'an id'}.`, {
-      requestId,
-      fix: REPORT_UPSTREAM,
-    });
+/**
+ * A tool call as the caller answers it. One without a name cannot be made: left out and named.
+ * One without an id gets one made from the reply's request id and its place, and says so.
+ */
+function finishCall(
+  state: ChatState,
+  key: string,
+  call: PartialCall,
+  requestId: string | undefined,
+): ToolCallOut[] {
+  if (call.hidden) return [];
+  if (!call.name) {
+    state.notes.add(`tool call ${call.id ?? `#${Number(key) + 1 || key}`} not usable (it has no name)`);
+    return [];
+  }
+  let id = call.id;
+  if (!id) {
+    id = `call_${requestId ?? 'reply'}_${key}`;
+    state.notes.add(`tool call ${call.name} came without an id: given ${id}`);
   }
   const text = call.args.trim() === '' ? '{}' : call.args;
   try {
-    return { id: call.id, name: call.name, arguments: JSON.parse(text) as unknown };
+    return [{ id, name: call.name, arguments: JSON.parse(text) as unknown }];
   } catch {
     // The model wrote arguments that are not JSON: hand them over as they are.
-    return { id: call.id, name: call.name, raw: call.args };
+    return [{ id, name: call.name, raw: call.args }];
   }
 }
 
@@ -206,6 +256,7 @@ export function answerText(r: Pick<ChatOut, 'text' | 'tool_calls'>): string {
 /** The compact text form: the answer and calls, then one line of facts. */
 export function chatText(r: ChatOut): string {
   const lines = [answerText(r)].filter(Boolean);
+  if (r.not_usable) lines.push(`(${r.not_usable}.)`);
   if (r.next) lines.push(`Still running. Next: call ${r.next}.`);
   if (r.verification) lines.push(`Enclave signature: ${r.verification.verdict}`);
   const u = r.usage;

@@ -12,6 +12,10 @@ export const Reshape = z.strictObject({
   set: z.record(z.string().min(1), z.unknown()).optional(),
   /** Numbers turned into numeric strings (`3` -> `"3"`). */
   stringify: z.array(z.string().min(1)).optional(),
+  /** The whole body replaced by this JSON value (`{}`), after the route ran. */
+  replace: z.unknown().optional(),
+  /** The whole body replaced by this text, which need not be JSON, after the route ran. */
+  text: z.string().optional(),
 });
 export type Reshape = z.infer<typeof Reshape>;
 
@@ -45,6 +49,7 @@ function parents(root: Json, path: string): Array<{ parent: Record<string, Json>
 
 /** The body with the reshape applied (changed in place and returned). */
 export function reshape(body: Json, change: Reshape): Json {
+  if ('replace' in change) return change.replace;
   for (const path of change.drop ?? []) {
     // Backwards, so removing one list element does not shift the next one found.
     for (const { parent, key } of parents(body, path).reverse()) {

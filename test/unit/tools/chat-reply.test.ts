@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamInvalidError } from '../../../src/errors.js';
 import { emptyState, MAX_REASONING_CHARS, resultOf } from '../../../tools/text/reply.js';
 import { applyChat } from '../../../tools/text/reply-chat.js';
 import { applyMessageEvent } from '../../../tools/text/reply-messages.js';
@@ -31,10 +30,20 @@ describe('tool calls in chat-completions chunks', () => {
     ]);
   });
 
-  it('refuses a tool call without an id as the platform breaking the spec', () => {
+  it('gives a tool call without an id one made from the request id, and says so (issue 32)', () => {
     const state = emptyState();
     applyChat(state, chatDelta([{ index: 0, function: { name: 'f', arguments: '{}' } }]));
-    expect(() => resultOf(state, 'req_9', 'm')).toThrow(UpstreamInvalidError);
+    const result = resultOf(state, 'req_9', 'm');
+    expect(result.tool_calls).toEqual([{ id: 'call_req_9_0', name: 'f', arguments: {} }]);
+    expect(result.not_usable).toBe('tool call f came without an id: given call_req_9_0');
+  });
+
+  it('leaves out and names a tool call without a name: it cannot be made', () => {
+    const state = emptyState();
+    applyChat(state, chatDelta([{ index: 0, id: 'c1', function: { arguments: '{}' } }]));
+    const result = resultOf(state, 'req_9', 'm');
+    expect(result.tool_calls).toBeUndefined();
+    expect(result.not_usable).toBe('tool call c1 not usable (it has no name)');
   });
 });
 
