@@ -6,7 +6,7 @@ import { Retention } from './account/settings-replies.js';
 import { KeyUsage, ManagementUsage } from './account/usage.js';
 import { DataEntry, RawCatalog as RawDataCatalog } from './data/shared.js';
 import { KeyRecord, RawKeyList } from './keys/shared.js';
-import { Catalog, catalogPath, MODEL_KINDS, ModelRecord } from './models/shared.js';
+import { Catalog, catalogPath, MODEL_KINDS, ModelRecord, providersPath } from './models/shared.js';
 import { Reply as X402Catalog, Route as X402Route } from './payments/catalog.js';
 import { TeamItem } from './teams/shared.js';
 import { AttestationReply } from './verify/attest.js';
@@ -29,7 +29,7 @@ function fromTextCatalog(data: unknown): FreeRoute[] {
   if (first) {
     routes.push({
       name: `model details (${first})`,
-      path: `/api/models/${first.split('/').map(encodeURIComponent).join('/')}/providers`,
+      path: providersPath(first),
       credential: 'optional',
       schema: z.unknown(),
     });
