@@ -1,4 +1,7 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeWav } from '../../src/sandbox/media/audio.js';
 import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
 
 // Issue 32 item 5: requests as the platform's published reference shows them, where the spec is
@@ -37,5 +40,76 @@ describe('provider discovery', () => {
     expect(got.providers.model).toBe('openai/gpt-sandbox');
     expect(sentTo('GET', '/api/models/openai%2Fgpt-sandbox/providers')).toHaveLength(1);
     expect(h.sandbox.requests.some((r) => r.path === '/api/models/openai/gpt-sandbox/providers')).toBe(false);
+  });
+});
+
+describe('auth form of the polls and follow-ups', () => {
+  const keyedByHeader = (method: string, path: string) => {
+    const sent = sentTo(method, path);
+    expect(sent.length, path).toBeGreaterThan(0);
+    for (const r of sent) {
+      expect(r.headers['x-api-key'], path).toBe(h.sandbox.demoKey);
+      expect(r.headers.authorization, path).toBeUndefined();
+    }
+  };
+
+  it('polls speech and transcription with x-api-key', async () => {
+    h.sandbox.clearRequests();
+    await ok('speech_generate', { text: 'A long enough text. '.repeat(12), model: 'tts-studio' });
+    keyedByHeader('GET', '/api/tts/status');
+    const wav = join(h.outputDir, 'poll.wav');
+    await writeFile(wav, makeWav(2, 1));
+    await ok('transcribe', { file: wav, model: 'scribe-async' });
+    keyedByHeader('POST', '/api/transcribe/status');
+  });
+
+  it('reads video status, recent runs and extends with x-api-key', async () => {
+    h.sandbox.clearRequests();
+    const run = await ok('video_generate', { model: 'sandbox/video-pro', prompt: 'a lighthouse' });
+    keyedByHeader('GET', '/api/video/status');
+    await ok('video_recent', {});
+    keyedByHeader('GET', '/api/generate-video/recover');
+    await ok('video_extend', { run_id: run.run_id, index: 0 });
+    keyedByHeader('POST', '/api/generate-video/extend');
+  });
+});
+
+describe('what the polls carry', () => {
+  it('passes the transcription ticket back, what the ticket left out taken from what was sent', async () => {
+    const wav = join(h.outputDir, 'ticket.wav');
+    await writeFile(wav, makeWav(2, 2));
+    // A ticket as the reference may show it: the file's name and size and diarize left out.
+    h.sandbox.faults.add({
+      match: { method: 'POST', path: '/api/transcribe' },
+      reshape: { drop: ['fileName', 'fileSize', 'diarize'] },
+    });
+    h.sandbox.clearRequests();
+    await ok('transcribe', { file: wav, model: 'scribe-async', diarize: true });
+    const ticket = sentTo('POST', '/api/transcribe')[0]!;
+    expect(ticket.status).toBe(202);
+    const poll = sentTo('POST', '/api/transcribe/status')[0]!.json;
+    expect(poll).toEqual({
+      runId: expect.any(String),
+      cost: expect.any(Number),
+      paymentSource: 'USD',
+      isApiRequest: true,
+      fileName: 'ticket.wav',
+      fileSize: makeWav(2, 2).length,
+      chargedDuration: 1,
+      diarize: true,
+    });
+  });
+
+  it("polls speech with the ticket's cost and payment source and isApiRequest", async () => {
+    h.sandbox.clearRequests();
+    await ok('speech_generate', { text: 'Another long text to queue. '.repeat(10), model: 'tts-studio' });
+    const query = sentTo('GET', '/api/tts/status')[0]!.query;
+    expect(query).toMatchObject({
+      runId: expect.any(String),
+      model: 'tts-studio',
+      cost: expect.stringMatching(/^\d/),
+      paymentSource: 'USD',
+      isApiRequest: 'true',
+    });
   });
 });

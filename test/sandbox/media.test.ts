@@ -16,7 +16,8 @@ afterAll(async () => {
 const headers = { authorization: `Bearer ${SANDBOX_DEMO_KEY}`, 'content-type': 'application/json' };
 const post = (path: string, body: unknown) =>
   fetch(`${sb.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-const get = (path: string) => fetch(`${sb.url}${path}`, { headers });
+// The video status and recover routes take the key in `x-api-key` (issue 32).
+const get = (path: string) => fetch(`${sb.url}${path}`, { headers: { 'x-api-key': SANDBOX_DEMO_KEY } });
 
 describe('sandbox video jobs', () => {
   it('move IN_QUEUE -> IN_PROGRESS -> COMPLETED on the sandbox clock, in both status shapes', async () => {
@@ -84,5 +85,29 @@ describe('sandbox image API errors', () => {
       body: new FormData(),
     });
     expect(await form.json()).toMatchObject({ code: 'invalid_content_type' });
+  });
+});
+
+describe('sandbox auth forms of the polls and follow-ups (the platform reference, issue 32)', () => {
+  it('refuses a Bearer key where the key goes in x-api-key', async () => {
+    const routes = [
+      ['GET', '/api/tts/status?runId=tts_x'],
+      ['POST', '/api/transcribe/status'],
+      ['GET', '/api/video/status?requestId=vid_x'],
+      ['GET', '/api/generate-video/recover'],
+      ['POST', '/api/generate-video/extend'],
+    ] as const;
+    for (const [method, path] of routes) {
+      const send = (auth: Record<string, string>) =>
+        fetch(`${sb.url}${path}`, {
+          method,
+          headers: { ...auth, 'content-type': 'application/json' },
+          ...(method === 'POST' ? { body: '{}' } : {}),
+        });
+      const bearer = await send({ authorization: `Bearer ${SANDBOX_DEMO_KEY}` });
+      expect(bearer.status, path).toBe(401);
+      expect(((await bearer.json()) as Reply).error, path).toContain('x-api-key');
+      expect((await send({ 'x-api-key': SANDBOX_DEMO_KEY })).status, path).not.toBe(401);
+    }
   });
 });

@@ -27,6 +27,7 @@ const TtsJson = z.looseObject({
   model: z.string().optional(),
   contentType: z.string().optional(),
   cost: NumberLike.optional(),
+  paymentSource: z.string().optional(),
 });
 const TtsStatus = z.looseObject({
   status: z.string(),
@@ -96,7 +97,8 @@ export async function settleAudio(
     model,
     ...(charged !== undefined ? { cost: { charged } } : {}),
   });
-  return { ...(await awaitSpeech(ctx, json.runId, model, options.maxWaitS)), cost: charged };
+  const ticket = { cost: json.cost, paymentSource: json.paymentSource };
+  return { ...(await awaitSpeech(ctx, json.runId, model, options.maxWaitS, ticket)), cost: charged };
 }
 
 async function fetchAudio(ctx: ToolContext, url: string): Promise<FileOut> {
@@ -104,12 +106,22 @@ async function fetchAudio(ctx: ToolContext, url: string): Promise<FileOut> {
   return saveBytes(ctx, data, contentType);
 }
 
-/** Polls `GET /api/tts/status` until completed or error, within the wait budget. */
+/** What the speech ticket said that its poll passes back (it helps the platform refund; issue 32). */
+export interface SpeechTicket {
+  cost?: number;
+  paymentSource?: string;
+}
+
+/**
+ * Polls `GET /api/tts/status` until completed or error, within the wait budget. The poll carries
+ * the ticket's `cost` and `paymentSource` and `isApiRequest`, as the platform's reference shows.
+ */
 export async function awaitSpeech(
   ctx: ToolContext,
   runId: string,
   model: string | undefined,
   maxWaitS: number,
+  ticket: SpeechTicket = {},
 ): Promise<AudioOut> {
   const next = runNext('job_status', runId);
   const outcome = await followJob<z.infer<typeof TtsStatus>>(ctx, {
@@ -118,14 +130,15 @@ export async function awaitSpeech(
     model,
     next,
     maxWaitS,
-    resume: { model },
+    resume: { model, ...ticket },
     startMessage: `speech job ${runId} queued; waiting for it`,
     interval: { initialMs: 1_000, maxMs: 3_000 },
     poll: async (): Promise<Step<z.infer<typeof TtsStatus>>> => {
       const res = await ctx.api.request({
         method: 'GET',
         path: '/api/tts/status',
-        query: { runId, model },
+        apiKeyHeader: 'x-api-key',
+        query: { runId, model, cost: ticket.cost, paymentSource: ticket.paymentSource, isApiRequest: true },
         schema: TtsStatus,
       });
       const s = res.data;

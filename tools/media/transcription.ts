@@ -47,6 +47,11 @@ export const TranscribeReply = Done.extend({
   error: z.string().optional(),
   cost: NumberLike.optional(),
   chargedDuration: NumberLike.optional(),
+  // The ticket's fields its poll passes back; one of another type is not passed on.
+  paymentSource: z.string().optional().catch(undefined),
+  fileName: z.string().optional().catch(undefined),
+  fileSize: NumberLike.optional().catch(undefined),
+  diarize: z.boolean().optional().catch(undefined),
 });
 export type TranscribeReply = z.infer<typeof TranscribeReply>;
 
@@ -94,6 +99,7 @@ export async function awaitTranscript(
       const res = await ctx.api.request({
         method: 'POST',
         path: '/api/transcribe/status',
+        apiKeyHeader: 'x-api-key',
         body: ticket,
         schema: TranscribeReply,
       });

@@ -47,6 +47,7 @@ export default defineTool({
     const { data } = await ctx.api.request({
       method: 'GET',
       path: '/api/generate-video/recover',
+      apiKeyHeader: 'x-api-key',
       schema: Reply,
     });
     const read = usableList(Run, data.runs ?? data.data ?? data.videos ?? data.jobs ?? [], {

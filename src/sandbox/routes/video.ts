@@ -141,8 +141,10 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     return job;
   };
 
+  // Status, recover and extend are documented with `x-api-key` (the platform's reference, issue 32):
+  // a Bearer key is refused there, as a strict platform would; the submit takes either (spec 2 §4.6).
   app.get('/api/video/status', (c) => {
-    const key = requireKey(c, ctx);
+    const key = requireKey(c, ctx, { onlyApiKeyHeader: true });
     const job = find(c, key, c.req.query('requestId') ?? c.req.query('runId'));
     return c.json(
       job.model.id === FLAT_SHAPE_MODEL ? flatReply(job, phaseOf(job)) : nestedReply(job, phaseOf(job)),
@@ -158,7 +160,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   });
 
   app.get('/api/generate-video/recover', (c) => {
-    const key = requireKey(c, ctx);
+    const key = requireKey(c, ctx, { onlyApiKeyHeader: true });
     perMinute(ctx, '/api/generate-video/recover', key.account.id, 20);
     const runs = [...jobs.values()]
       .filter((job) => job.key.account.id === key.account.id)
@@ -181,7 +183,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   });
 
   app.post('/api/generate-video/extend', (c) => {
-    const key = requireKey(c, ctx);
+    const key = requireKey(c, ctx, { onlyApiKeyHeader: true });
     perMinute(ctx, '/api/generate-video/extend', key.account.id, 20);
     const body = jsonBody(c);
     const id = optionalString(body, 'runId') ?? optionalString(body, 'taskId');

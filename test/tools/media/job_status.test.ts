@@ -44,12 +44,15 @@ describe('job_status', () => {
           {
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "GET",
             "path": "/api/tts/status",
             "query": {
+              "cost": "0.036",
+              "isApiRequest": "true",
               "model": "tts-studio",
+              "paymentSource": "USD",
               "runId": "tts_000001",
             },
             "status": 200,

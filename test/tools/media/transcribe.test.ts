@@ -149,8 +149,8 @@ describe('transcribe', () => {
             },
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
               "content-type": "application/json",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "POST",
             "path": "/api/transcribe/status",
@@ -209,8 +209,8 @@ describe('transcribe', () => {
             },
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
               "content-type": "application/json",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "POST",
             "path": "/api/transcribe/status",

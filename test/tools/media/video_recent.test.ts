@@ -40,7 +40,7 @@ describe('video_recent', () => {
           {
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "GET",
             "path": "/api/generate-video/recover",
@@ -77,7 +77,7 @@ describe('video_recent', () => {
           {
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "GET",
             "path": "/api/generate-video/recover",
