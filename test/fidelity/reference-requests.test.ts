@@ -113,3 +113,21 @@ describe('what the polls carry', () => {
     });
   });
 });
+
+describe('accountless web search', () => {
+  it('asks for its quote on the data API route', async () => {
+    const bare = await startHarness({ sharedSandbox: h.sandbox, credentials: [] });
+    try {
+      h.sandbox.clearRequests();
+      const result = await bare.call('web_search', { query: 'quotes' });
+      // The quote comes back as the x402 binding's payment request.
+      expect(JSON.parse(textOf(result))['x402/error'].code).toBe(402);
+      const asked = sentTo('POST', '/api/v1/data/web/search');
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.headers['x-x402']).toBe('true');
+      expect(asked[0]!.status).toBe(402);
+    } finally {
+      await bare.close();
+    }
+  });
+});

@@ -63,6 +63,11 @@ export const SearchOut = z.object({
 export type SearchOut = z.infer<typeof SearchOut>;
 
 export const SEARCH_PATH = '/api/web';
+/**
+ * An accountless search is quoted on the data API's route (spec 1 §4.5, the platform's reference,
+ * issue 32), which wraps `/api/web` with the same body and reply.
+ */
+export const ACCOUNTLESS_SEARCH_PATH = '/api/v1/data/web/search';
 
 /**
  * The request body (spec 2 §4.3; GAPS "web.search"): `structuredOutputSchema` is a JSON schema as a
