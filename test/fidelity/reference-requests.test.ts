@@ -131,3 +131,17 @@ describe('accountless web search', () => {
     }
   });
 });
+
+describe('eval output items', () => {
+  it('sends no limit, which the route does not list', async () => {
+    const run = await ok('eval_run', {
+      rows: [{ input: 'hi', expected_output: 'hi' }],
+      candidates: [{ model: 'openai/gpt-sandbox-mini' }],
+      scorers: ['exact_match'],
+    });
+    await ok('evals_read', { operation: 'experiments.output_items', id: run.experiment_id });
+    const asked = h.sandbox.requests.filter((r) => r.path.endsWith('/output_items'));
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    for (const r of asked) expect(r.query, r.path).not.toHaveProperty('limit');
+  });
+});
