@@ -42,3 +42,25 @@ describe('web_search, sourced answer', () => {
     });
   });
 });
+
+describe('x402_endpoints', () => {
+  it('lists each route named by endpoint, with the rails of each row', async () => {
+    serve('GET', '/api/v1/x402/endpoints', {
+      data: [
+        {
+          method: 'POST',
+          endpoint: '/api/v1/data/web/search',
+          pricing: '0.006 USD per search',
+          schemes: ['x402-exact', 'lightning-l402'],
+        },
+        { method: 'POST', endpoint: '/api/v1/data/url/scrape', schemes: ['base-usdc'] },
+        { method: 'POST', description: 'names no route' },
+      ],
+    });
+    expect(out(await ok('x402_endpoints', {})).routes).toEqual([
+      'POST /api/v1/data/web/search: 0.006 USD per search (web_search); rails: x402-exact, lightning-l402',
+      'POST /api/v1/data/url/scrape (data_call endpoint url.scrape); rails: base-usdc',
+      '(1 route not usable: #3 names no route)',
+    ]);
+  });
+});
