@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_DEMO_KEY, SANDBOX_MANAGEMENT_TOKENS } from '../../src/sandbox/index.js';
+import { credentials } from '../helpers/accounts.js';
 import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
 
 // Issue 32 item 5: replies shaped as the platform's published reference shows them, served as
@@ -6,7 +8,10 @@ import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
 // client that reads them otherwise, whatever the sandbox answers itself.
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ config: { toolsets: 'all' } });
+  h = await startHarness({
+    config: { toolsets: 'all' },
+    credentials: credentials({ key: SANDBOX_DEMO_KEY, token: SANDBOX_MANAGEMENT_TOKENS.all }),
+  });
 });
 afterAll(async () => {
   await h.close();
@@ -62,5 +67,34 @@ describe('x402_endpoints', () => {
       'POST /api/v1/data/url/scrape (data_call endpoint url.scrape); rails: base-usdc',
       '(1 route not usable: #3 names no route)',
     ]);
+  });
+});
+
+describe('usage_get, management usage', () => {
+  it('keeps the input-token and image quotas of a reply without degraded', async () => {
+    const resetAt = Date.UTC(2030, 0, 2);
+    const window = (used: number, limit: number) => ({
+      used,
+      remaining: limit - used,
+      percentUsed: used / limit,
+      resetAt,
+    });
+    // Every lookup worked, so the reply has no `degraded` (the reference sends it only on a failure).
+    serve('GET', '/api/management/v1/subscription/usage', {
+      active: true,
+      state: 'active',
+      limits: { dailyInputTokens: 1000, weeklyInputTokens: 5000, dailyImages: 10 },
+      dailyInputTokens: window(100, 1000),
+      weeklyInputTokens: window(400, 5000),
+      dailyImages: window(2, 10),
+      period: { currentPeriodEnd: '2030-02-01T00:00:00.000Z' },
+    });
+    const got = out(await ok('usage_get', {}));
+    expect(got.quotas).toMatchObject({
+      daily_input_tokens: { used: 100, limit: 1000, remaining: 900 },
+      weekly_input_tokens: { used: 400, limit: 5000 },
+      daily_images: { used: 2, limit: 10, percent_used: 20 },
+    });
+    expect(got.degraded).toBeUndefined();
   });
 });
