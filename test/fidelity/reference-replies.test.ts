@@ -98,3 +98,30 @@ describe('usage_get, management usage', () => {
     expect(got.degraded).toBeUndefined();
   });
 });
+
+describe('eval output items', () => {
+  it('keeps an item without input, with its score, reasoning and output', async () => {
+    // Items as the reference shows them: no `input` (the row is known by its index).
+    const fault = h.sandbox.faults.add({
+      match: { method: 'GET', path: '/api/v1/evals/experiments/*' },
+      persist: true,
+      reshape: { drop: ['data.*.input'] },
+    });
+    try {
+      const got = out(
+        await ok('eval_run', {
+          rows: [{ input: 'Say five', expected_output: 'six' }],
+          candidates: [{ model: 'openai/gpt-sandbox-mini' }],
+          scorers: ['exact_match'],
+          settings: { store_content: true },
+        }),
+      );
+      expect(got.not_usable).toBeUndefined();
+      expect(got.table).toEqual([expect.objectContaining({ count: 1, mean: 0 })]);
+      expect(got.worst).toEqual([expect.stringMatching(/^row 1, .*exact_match: 0: .+ \| output: ".+"$/)]);
+      expect(got.worst[0]).not.toContain('input:');
+    } finally {
+      h.sandbox.faults.remove(fault);
+    }
+  });
+});

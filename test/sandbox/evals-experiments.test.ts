@@ -386,6 +386,8 @@ describe('sandbox evals: content storage', () => {
     const { exp, item } = await run(client(), { settings: { store_content: true, redaction: 'pii' } });
     expect(exp.settings).toEqual({ store_content: true, redaction: 'pii' });
     expect(item.content_suppressed_reason).toBe('pii_redaction_enabled');
+    // The item leaves its input out too (an item without input: the platform's reference, issue 32).
+    expect(item).not.toHaveProperty('input');
     expect(item.trace).toMatchObject({
       input_content: null,
       output_content: null,

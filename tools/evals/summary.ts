@@ -34,7 +34,7 @@ interface WorstItem {
   scorer: string;
   score: number | null;
   reason: string;
-  input: string;
+  input?: string;
   output?: string;
   order: number;
 }
@@ -170,7 +170,7 @@ export function summarize({ items, left_out }: UsableList<OutputItem>): SummaryO
           scorer,
           score: failed ? null : (s.score ?? null),
           reason: clip((failed ? scoreError(s) : s.reasoning) ?? (failed ? 'failed' : ''), 200),
-          input: clip(asText(item.input), 120),
+          ...(item.input !== undefined ? { input: clip(asText(item.input), 120) } : {}),
           ...(item.output != null && item.output !== '' ? { output: clip(asText(item.output), 160) } : {}),
         });
       }
@@ -196,10 +196,11 @@ export function summarize({ items, left_out }: UsableList<OutputItem>): SummaryO
   };
 }
 
-/** `row 2, gpt-mini, llm_judge: 0.33: <reason> | input: "..." | output: "..."` */
+/** `row 2, gpt-mini, llm_judge: 0.33: <reason> | input: "..." | output: "..."`, each part when sent. */
 function worstLine(w: WorstItem): string {
+  const input = w.input === undefined ? '' : ` | input: ${JSON.stringify(w.input)}`;
   const output = w.output === undefined ? '' : ` | output: ${JSON.stringify(w.output)}`;
-  return `row ${w.row}, ${w.candidate}, ${w.scorer}: ${w.score ?? 'failed'}: ${w.reason} | input: ${JSON.stringify(w.input)}${output}`;
+  return `row ${w.row}, ${w.candidate}, ${w.scorer}: ${w.score ?? 'failed'}: ${w.reason}${input}${output}`;
 }
 
 /** The result as text: status, the table, cost, the worst items. */
