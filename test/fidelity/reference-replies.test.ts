@@ -1,5 +1,8 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_DEMO_KEY, SANDBOX_MANAGEMENT_TOKENS } from '../../src/sandbox/index.js';
+import { makeWav } from '../../src/sandbox/media/audio.js';
 import { credentials } from '../helpers/accounts.js';
 import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
 
@@ -123,5 +126,63 @@ describe('eval output items', () => {
     } finally {
       h.sandbox.faults.remove(fault);
     }
+  });
+});
+
+describe('fields each reply carries', () => {
+  it("keeps each transcribed word's speaker_id and type", async () => {
+    const wav = join(h.outputDir, 'words.wav');
+    await writeFile(wav, makeWav(2, 4));
+    serve('POST', '/api/transcribe/status', {
+      status: 'completed',
+      transcription: 'Hello there',
+      words: [
+        { text: 'Hello', start: 0, end: 0.4, type: 'word', speaker_id: 'speaker_0' },
+        { text: ' ', start: 0.4, end: 0.5, type: 'spacing', speaker_id: 'speaker_0' },
+        { text: 'there', start: 0.5, end: 0.9, type: 'word', speaker_id: 'speaker_1' },
+      ],
+    });
+    const got = out(await ok('transcribe', { file: wav, model: 'scribe-async' }));
+    expect(got.words).toEqual([
+      { text: 'Hello', start: 0, end: 0.4, type: 'word', speaker_id: 'speaker_0' },
+      { text: ' ', start: 0.4, end: 0.5, type: 'spacing', speaker_id: 'speaker_0' },
+      { text: 'there', start: 0.5, end: 0.9, type: 'word', speaker_id: 'speaker_1' },
+    ]);
+  });
+
+  it('keeps when each recent video run was made and its conversation', async () => {
+    serve('GET', '/api/generate-video/recover', {
+      success: true,
+      runs: [
+        {
+          runId: 'vid_ref_1',
+          model: 'sandbox/video-pro',
+          status: 'COMPLETED',
+          prompt: 'a fox in the snow',
+          createdAt: '2026-01-02T03:04:05.000Z',
+          conversationUUID: '3f2a9c1e-0b7d-4c55-9e21-5d8f0a6b7c11',
+        },
+      ],
+    });
+    expect(out(await ok('video_recent', {})).runs).toEqual([
+      {
+        run_id: 'vid_ref_1',
+        model: 'sandbox/video-pro',
+        status: 'COMPLETED',
+        prompt: 'a fox in the snow',
+        created_at: '2026-01-02T03:04:05.000Z',
+        conversation_uuid: '3f2a9c1e-0b7d-4c55-9e21-5d8f0a6b7c11',
+      },
+    ]);
+  });
+
+  it("keeps a JSON speech reply's duration", async () => {
+    h.sandbox.faults.add({
+      match: { method: 'POST', path: '/api/tts' },
+      reshape: { set: { duration: 2.5 } },
+    });
+    const result = await ok('speech_generate', { text: 'Short and sweet.', model: 'tts-studio' });
+    expect(out(result)).toMatchObject({ status: 'completed', duration: 2.5 });
+    expect(textOf(result)).toContain('Duration: 2.5 s');
   });
 });

@@ -14,6 +14,7 @@ export const AudioOut = z.object({
   status: z.string(),
   ...FileFields,
   cost: z.number().optional(),
+  duration: z.number().optional(),
   run_id: z.string().optional(),
   next: z.string().optional(),
 });
@@ -28,6 +29,8 @@ const TtsJson = z.looseObject({
   contentType: z.string().optional(),
   cost: NumberLike.optional(),
   paymentSource: z.string().optional(),
+  // The platform's reference shows it on a JSON reply (issue 32); seconds is assumed.
+  duration: NumberLike.optional().catch(undefined),
 });
 const TtsStatus = z.looseObject({
   status: z.string(),
@@ -36,6 +39,7 @@ const TtsStatus = z.looseObject({
   queuePosition: NumberLike.optional(),
   error: z.string().optional(),
   code: z.string().optional(),
+  duration: NumberLike.optional().catch(undefined),
 });
 
 /** Bytes kept as audio: an audio type, or a type that says nothing more (octet-stream, ogg). */
@@ -80,7 +84,9 @@ export async function settleAudio(
   );
   const model = json.model ?? options.model;
   const charged = json.cost ?? cost;
-  if (json.audioUrl) return { status: 'completed', ...(await fetchAudio(ctx, json.audioUrl)), cost: charged };
+  const duration = json.duration !== undefined ? { duration: json.duration } : {};
+  if (json.audioUrl)
+    return { status: 'completed', ...(await fetchAudio(ctx, json.audioUrl)), cost: charged, ...duration };
   if (!json.runId) {
     const said = errorOf(json.error);
     throw new UpstreamInvalidError(
@@ -175,12 +181,18 @@ export async function awaitSpeech(
   ctx.progress.report('speech ready; downloading', 1);
   const audio = await fetchAudio(ctx, s.audioUrl);
   jobDone(ctx, { id: runId, kind: 'speech', result: { ...audio, audio_url: s.audioUrl } });
-  return { status: 'completed', run_id: runId, ...audio };
+  return {
+    status: 'completed',
+    run_id: runId,
+    ...audio,
+    ...(s.duration !== undefined ? { duration: s.duration } : {}),
+  };
 }
 
 export function audioText(r: AudioOut): string {
   if (r.status === 'pending') return `Still running: ${r.run_id}. Next: call ${r.next}.`;
   const lines = [`Audio saved: ${whereSaved(r)}`];
+  if (r.duration !== undefined) lines.push(`Duration: ${r.duration} s`);
   if (r.cost !== undefined) lines.push(`Cost: ${r.cost} USD`);
   return lines.join('\n');
 }

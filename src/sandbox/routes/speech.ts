@@ -87,11 +87,13 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     }
     const audio = render(format, text);
     if (model.async) {
+      // JSON replies say the audio's length in seconds (the platform's reference, issue 32).
       return c.json({
         audioUrl: putMedia(c, ctx, audio.data, audio.type),
         contentType: audio.type,
         model: model.id,
         cost,
+        duration: speechSeconds(text),
       });
     }
     return c.body(new Uint8Array(audio.data), 200, {
@@ -135,6 +137,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
         audioUrl: job.audioUrl,
         contentType: job.contentType,
         model: job.model.id,
+        duration: speechSeconds(job.text),
       });
     if (job.status === 'error') return c.json({ status: 'error', error: job.error, code: job.code });
     hintHeaders(c, ctx);

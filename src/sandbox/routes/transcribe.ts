@@ -119,7 +119,8 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       transcription: t.text,
       metadata: { cost: job.cost, chargedDuration: job.minutes, language: job.language },
       ...(job.diarize ? { diarization: { segments: t.segments } } : {}),
-      words: t.words,
+      // Speakers only when asked for.
+      words: job.diarize ? t.words : t.words.map(({ speaker_id: _speaker, ...word }) => word),
     });
   });
 

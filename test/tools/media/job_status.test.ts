@@ -16,7 +16,8 @@ describe('job_status', () => {
         "result": {
           "content": [
             {
-              "text": "Audio saved: <output>/<media:1>.mp3 (orbit://media/<media:1>)",
+              "text": "Audio saved: <output>/<media:1>.mp3 (orbit://media/<media:1>)
+      Duration: 8 s",
               "type": "text",
             },
             {
@@ -33,6 +34,7 @@ describe('job_status', () => {
             },
           ],
           "structuredContent": {
+            "duration": "<ms>",
             "kind": "speech",
             "path": "<output>/<media:1>.mp3",
             "run_id": "tts_000001",
