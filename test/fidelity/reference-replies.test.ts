@@ -1,7 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_DEMO_KEY, SANDBOX_MANAGEMENT_TOKENS } from '../../src/sandbox/index.js';
+import {
+  SANDBOX_DEMO_KEY,
+  SANDBOX_MANAGEMENT_TOKENS,
+  SANDBOX_PEOPLE,
+  SANDBOX_TEAMS,
+} from '../../src/sandbox/index.js';
 import { makeWav } from '../../src/sandbox/media/audio.js';
 import { credentials } from '../helpers/accounts.js';
 import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
@@ -13,7 +18,11 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
     config: { toolsets: 'all' },
-    credentials: credentials({ key: SANDBOX_DEMO_KEY, token: SANDBOX_MANAGEMENT_TOKENS.all }),
+    credentials: credentials({
+      key: SANDBOX_DEMO_KEY,
+      token: SANDBOX_MANAGEMENT_TOKENS.all,
+      session: SANDBOX_PEOPLE.demo.session,
+    }),
   });
 });
 afterAll(async () => {
@@ -184,5 +193,52 @@ describe('fields each reply carries', () => {
     const result = await ok('speech_generate', { text: 'Short and sweet.', model: 'tts-studio' });
     expect(out(result)).toMatchObject({ status: 'completed', duration: 2.5 });
     expect(textOf(result)).toContain('Duration: 2.5 s');
+  });
+});
+
+describe('write results: what was sent and what the platform said, never a value made up', () => {
+  const team = SANDBOX_TEAMS.main;
+
+  it('revokes an invitation without claiming a status the platform did not send', async () => {
+    const invited = out(
+      await ok('teams_write', { operation: 'invite', team: team.uuid, email: 'cleo@example.com' }),
+    ).data;
+    expect(invited).toMatchObject({
+      sent: { email: 'cleo@example.com', role: 'member' },
+      invitation: { id: expect.anything(), status: 'pending' },
+    });
+    // The reference's result of a revoke says no more than this.
+    serve('PATCH', `/api/teams/${team.uuid}/invitations`, { ok: true });
+    const revoked = out(
+      await ok('teams_write', {
+        operation: 'revoke_invitation',
+        team: team.uuid,
+        invitation: String(invited.invitation.id),
+        confirm: team.name,
+      }),
+    ).data;
+    expect(revoked).toEqual({
+      sent: { action: 'revoke', id: invited.invitation.id },
+      reply: { ok: true },
+      invitation: { id: invited.invitation.id, email: 'cleo@example.com', role: 'member' },
+    });
+  });
+
+  it('keeps what an invitation reply left out as sent, not as said', async () => {
+    h.sandbox.faults.add({
+      match: { method: 'POST', path: `/api/teams/${team.uuid}/invitations` },
+      reshape: { drop: ['invitation.email', 'invitation.role'] },
+    });
+    const data = out(
+      await ok('teams_write', {
+        operation: 'invite',
+        team: team.uuid,
+        email: 'dev@example.com',
+        role: 'admin',
+      }),
+    ).data;
+    expect(data.sent).toEqual({ email: 'dev@example.com', role: 'admin' });
+    expect(data.invitation).not.toHaveProperty('email');
+    expect(data.invitation).not.toHaveProperty('role');
   });
 });
