@@ -112,6 +112,21 @@ describe('what the polls carry', () => {
       isApiRequest: 'true',
     });
   });
+
+  it('follows a speech ticket whose payment source is null, and sends none', async () => {
+    h.sandbox.faults.add({
+      match: { method: 'POST', path: '/api/tts' },
+      reshape: { set: { paymentSource: null } },
+    });
+    h.sandbox.clearRequests();
+    const got = await ok('speech_generate', {
+      text: 'A third long text to queue. '.repeat(10),
+      model: 'tts-studio',
+    });
+    expect(got.status).toBe('completed');
+    const query = sentTo('GET', '/api/tts/status')[0]!.query;
+    expect(query).not.toHaveProperty('paymentSource');
+  });
 });
 
 describe('accountless web search', () => {

@@ -28,7 +28,7 @@ const TtsJson = z.looseObject({
   model: z.string().optional(),
   contentType: z.string().optional(),
   cost: NumberLike.optional(),
-  paymentSource: z.string().optional(),
+  paymentSource: z.string().optional().catch(undefined),
   // The platform's reference shows it on a JSON reply (issue 32); seconds is assumed.
   duration: NumberLike.optional().catch(undefined),
 });
