@@ -69,7 +69,7 @@ export default defineTool({
     if (res.status === 202 && res.data.runId) {
       const { runId } = res.data;
       // The poll's body (spec 2 §4.8): the ticket's fields, and where the ticket left one out, what
-      // this call sent (the file's name and size, diarize).
+      // this call sent (the file's name and size; diarize as asked, false when not).
       const ticket = {
         runId,
         cost: res.data.cost,
