@@ -8,8 +8,9 @@ import type { SandboxContext, SandboxEnv } from '../types.js';
 /**
  * Provider discovery (spec 2 §4.2): `GET /api/models/{canonicalId}/providers`. Ids contain slashes,
  * so the id is one percent-encoded segment (`openai%2Fgpt-sandbox`); sent with its slash it is a
- * longer path, which no route serves (the platform's reference, issue 32). Each entry's slug is what the `X-Provider` header takes; a provider switched off with the control
- * route shows `status: unavailable`.
+ * longer path, which no route serves (the platform's reference, issue 32). Each entry's slug is
+ * what the `X-Provider` header takes; a provider switched off with the control route shows
+ * `status: unavailable`.
  */
 export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   ctx.setEnvelope('/api/models/', 'legacy');
