@@ -6,8 +6,8 @@ import { Retention } from './account/settings-replies.js';
 import { KeyUsage, ManagementUsage } from './account/usage.js';
 import { DataEntry, RawCatalog as RawDataCatalog } from './data/shared.js';
 import { KeyRecord, RawKeyList } from './keys/shared.js';
-import { Catalog, catalogPath, MODEL_KINDS, ModelRecord } from './models/shared.js';
-import { Reply as X402Catalog, Route as X402Route } from './payments/catalog.js';
+import { Catalog, catalogPath, MODEL_KINDS, ModelRecord, providersPath } from './models/shared.js';
+import { routePath, Reply as X402Catalog, Route as X402Route } from './payments/catalog.js';
 import { TeamItem } from './teams/shared.js';
 import { AttestationReply } from './verify/attest.js';
 
@@ -29,7 +29,7 @@ function fromTextCatalog(data: unknown): FreeRoute[] {
   if (first) {
     routes.push({
       name: `model details (${first})`,
-      path: `/api/models/${first.split('/').map(encodeURIComponent).join('/')}/providers`,
+      path: providersPath(first),
       credential: 'optional',
       schema: z.unknown(),
     });
@@ -67,18 +67,25 @@ function nonceEcho(reply: unknown, nonce: string): Drift[] {
  * The elements of a list its tool reads one by one and would leave out, as drift: the route
  * answers, but not every element can be used (the tool names them and goes on with the rest).
  */
-function leftOut(
+function leftOut<T>(
   list: (data: unknown) => unknown,
-  element: z.ZodType,
-  options: { field: string; expected: string; nameKeys: readonly string[] },
+  element: z.ZodType<T>,
+  options: {
+    field: string;
+    expected: string;
+    nameKeys: readonly string[];
+    usable?: (item: T) => string | undefined;
+  },
 ): (data: unknown) => Drift[] {
   return (data) =>
-    usableList(element, list(data), { nameKeys: options.nameKeys }).left_out.map((item) => ({
-      field: `${options.field}[${item.name}]`,
-      expected: options.expected,
-      got: item.reason,
-      tolerated: true,
-    }));
+    usableList(element, list(data), { nameKeys: options.nameKeys, usable: options.usable }).left_out.map(
+      (item) => ({
+        field: `${options.field}[${item.name}]`,
+        expected: options.expected,
+        got: item.reason,
+        tolerated: true,
+      }),
+    );
 }
 
 const modelsLeftOut = leftOut((data) => (data as { data: unknown }).data, ModelRecord, {
@@ -133,7 +140,8 @@ export const FREE_ROUTES: readonly FreeRoute[] = [
     inspect: leftOut((data) => (Array.isArray(data) ? data : (data as { data: unknown }).data), X402Route, {
       field: 'data',
       expected: 'a route record',
-      nameKeys: ['path', 'url'],
+      nameKeys: ['endpoint', 'path', 'url'],
+      usable: (route) => (routePath(route) ? undefined : 'names no route'),
     }),
   },
   { name: 'usage (API key)', path: '/api/subscription/v1/usage', credential: 'api_key', schema: KeyUsage },

@@ -32,7 +32,7 @@ export function requireKey(
 ): KeyRecord {
   const key = options.onlyApiKeyHeader ? c.req.header('x-api-key')?.trim() : presentedKey(c);
   if (!key && options.onlyApiKeyHeader && presentedKey(c)) {
-    throw new SandboxError(401, 'This legacy route takes the API key in `x-api-key`, not `Authorization`.', {
+    throw new SandboxError(401, 'This route takes the API key in `x-api-key`, not `Authorization`.', {
       type: 'authentication_error',
       code: 'missing_api_key',
     });

@@ -54,7 +54,9 @@ export interface RequestSpec {
   credential?: CredentialKind | 'none' | 'optional';
   /**
    * An API key goes in `Authorization: Bearer` unless the spec marks the route `x-api-key` (spec 2
-   * §4.2 legacy text, §4.7 tts, §4.8 transcribe, §4.9 video-link transcription).
+   * §4.2 legacy text, §4.7 tts, §4.8 transcribe, §4.9 video-link transcription) or the platform's
+   * reference documents it so (issue 32: the tts and transcription polls, video status, recover
+   * and extend).
    */
   apiKeyHeader?: 'x-api-key';
   /** Sent as `Idempotency-Key`, which also makes a POST safe to retry. */

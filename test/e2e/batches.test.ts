@@ -130,7 +130,7 @@ describe('batches_list', () => {
 });
 
 describe('batches_get', () => {
-  it("saves a completed batch's results to a file and previews them", async () => {
+  it("returns a completed batch's short results inline, each of them", async () => {
     const completed = out(await h.call('batches_list', { status: ['completed'], limit: 1 })).batches[0];
     h.sandbox.clearRequests();
     const result = await h.call('batches_get', { id: completed.id });
@@ -138,15 +138,31 @@ describe('batches_get', () => {
     const got = out(result);
     expect(got.batch).toMatchObject({ id: completed.id, status: 'completed' });
     expect(got.results).toBe(got.batch.requests.completed + got.batch.requests.failed);
-    expect(got.results_file.uri).toMatch(/^orbit:\/\/media\//);
-    expect(existsSync(got.results_file.path)).toBe(true);
-    expect(JSON.parse(readFileSync(got.results_file.path, 'utf8'))).toHaveLength(got.results);
+    // Sixteen short answers fit in a result: no file (decided by size, issue 32).
+    expect(got.results_file).toBeUndefined();
+    expect(got.preview).toHaveLength(got.results);
     expect(got.preview[0]).toEqual({
       id: 'request-1',
       ok: true,
       text: `Sandbox answer 1 of ${completed.id}.`,
     });
+    expect(got.preview.at(-1)).toMatchObject({ ok: false, text: expect.stringContaining('context') });
     expect(h.sandbox.requests[0]?.path).toBe(`/api/beta/batches/${completed.id}`);
+    expect(result.content.some((c) => c.type === 'resource_link')).toBe(false);
+  });
+
+  it('saves long results to a file and previews the first few', async () => {
+    const completed = out(await h.call('batches_list', { status: ['completed'], limit: 1 })).batches[0];
+    h.sandbox.faults.add({
+      match: { path: `/api/beta/batches/${completed.id}` },
+      reshape: { set: { 'results.*.response.body.choices.0.message.content': 'long '.repeat(300) } },
+    });
+    const result = await h.call('batches_get', { id: completed.id });
+    const got = out(result);
+    expect(got.results_file.uri).toMatch(/^orbit:\/\/media\//);
+    expect(existsSync(got.results_file.path)).toBe(true);
+    expect(JSON.parse(readFileSync(got.results_file.path, 'utf8'))).toHaveLength(got.results);
+    expect(got.preview).toHaveLength(3);
     expect(result.content.some((c) => c.type === 'resource_link')).toBe(true);
   });
 

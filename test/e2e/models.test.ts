@@ -48,7 +48,9 @@ describe('models_get', () => {
     const out = result.structuredContent as { model: { id: string }; providers: unknown };
     expect(out.model.id).toBe('openai/gpt-sandbox');
     expect(out.providers).toBeDefined();
-    expect(h.sandbox.requests.some((r) => r.path === '/api/models/openai/gpt-sandbox/providers')).toBe(true);
+    expect(h.sandbox.requests.some((r) => r.path === '/api/models/openai%2Fgpt-sandbox/providers')).toBe(
+      true,
+    );
   });
 
   it('returns an image model with its endpoint metadata', async () => {

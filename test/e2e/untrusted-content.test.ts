@@ -46,7 +46,11 @@ describe('content from the web', () => {
     h.sandbox.faults.add({
       match: { path: '/api/web' },
       reshape: {
-        set: { answer: PLANTED, 'sources.0.title': `Launch${HIDDEN}`, 'sources.0.snippet': PLANTED },
+        set: {
+          'data.answer': PLANTED,
+          'data.sources.0.title': `Launch${HIDDEN}`,
+          'data.sources.0.snippet': PLANTED,
+        },
       },
     });
     const result = await h.call('web_search', { query: 'rockets', output: 'sourcedAnswer' });

@@ -373,7 +373,7 @@ describe('x402_endpoints', () => {
     expect(result.isError).toBeFalsy();
     expect(out(result).routes).toEqual([
       'POST /api/web: 0.006 USD per standard search, 0.06 USD per deep search (web_search)',
-      'POST /api/v1/data/web/search: 0.006 USD per standard search, 0.06 USD per deep search (data_call endpoint web.search)',
+      'POST /api/v1/data/web/search: 0.006 USD per standard search, 0.06 USD per deep search (web_search)',
       'POST /api/v1/data/url/scrape: 0.002 USD per scraped URL, 0.006 USD in stealth mode (data_call endpoint url.scrape)',
       'POST /api/scrape-urls: 0.002 USD per scraped URL, 0.006 USD in stealth mode',
       'rails: x402-exact, x402-solana-usdc, nano-exact, base-usdc, nano, lightning-l402',

@@ -37,4 +37,39 @@ describe('batches_get, few results', () => {
     ]);
     expect(textOf(result)).toContain('a: First answer.');
   });
+
+  // Issue 32: inline or file is decided by size (what fits comfortably in a result), not by count.
+  const withResults = async (results: unknown[]) => {
+    const completed = out(await h.call('batches_list', { status: ['completed'], limit: 1 })).batches[0];
+    h.sandbox.faults.add({
+      match: { path: `/api/beta/batches/${completed.id}` },
+      reshape: { set: { results } },
+    });
+    const result = await h.call('batches_get', { id: completed.id });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    return { got: out(result), text: textOf(result) };
+  };
+
+  it('returns ten short results inline, no file', async () => {
+    const results = Array.from({ length: 10 }, (_, i) => ({
+      custom_id: `q${i + 1}`,
+      response: answer(`Answer ${i + 1}.`),
+    }));
+    const { got, text } = await withResults(results);
+    expect(got.results_file).toBeUndefined();
+    expect(got.results).toBe(10);
+    expect(got.preview).toHaveLength(10);
+    expect(got.preview[9]).toEqual({ id: 'q10', ok: true, text: 'Answer 10.' });
+    expect(text).toContain('q10: Answer 10.');
+  });
+
+  it('saves two long results to a file, a preview of each inline', async () => {
+    const long = (n: number) => `Result ${n}: ${'word '.repeat(600)}`;
+    const { got } = await withResults([
+      { custom_id: 'a', response: answer(long(1)) },
+      { custom_id: 'b', response: answer(long(2)) },
+    ]);
+    expect(got.results_file?.uri).toMatch(/^orbit:\/\/media\//);
+    expect(got.preview.map((p: { text: string }) => p.text.length)).toEqual([300, 300]);
+  });
 });

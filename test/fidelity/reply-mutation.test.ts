@@ -229,7 +229,7 @@ const CASES: Case[] = [
   {
     tool: 'models_get',
     args: { id: 'openai/gpt-sandbox-mini' },
-    path: '/api/models/openai/gpt-sandbox-mini/providers',
+    path: '/api/models/openai%2Fgpt-sandbox-mini/providers',
     capture: { method: 'GET' },
     // Route named (spec 2 §4.2 "Provider discovery"), shape not shown: passed through as sent.
     always: [],

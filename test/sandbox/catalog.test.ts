@@ -152,8 +152,8 @@ describe('sandbox model catalogs', () => {
     expect((await get('/api/v1/images/models/sandbox%2Fimage-pro/endpoints')).id).toBe('sandbox/image-pro');
   });
 
-  it('lists providers with prices for a canonical id that contains a slash', async () => {
-    const body = await get('/api/models/openai/gpt-sandbox/providers');
+  it('lists providers with prices for a canonical id that contains a slash, percent-encoded', async () => {
+    const body = await get('/api/models/openai%2Fgpt-sandbox/providers');
     expect(body.model).toBe('openai/gpt-sandbox');
     expect(body.data.map((p: { provider_slug: string }) => p.provider_slug)).toEqual([
       'sandbox-cloud',
@@ -162,7 +162,10 @@ describe('sandbox model catalogs', () => {
     ]);
     expect(body.data[0].pricing).toEqual({ prompt: 2.5, completion: 10, unit: 'per_million_tokens' });
     expect(body.data[2]).toMatchObject({ supports_caching: false, status: 'available' });
-    const missing = await fetch(`${sandbox().url}/api/models/nope/model/providers`);
+    const missing = await fetch(`${sandbox().url}/api/models/nope%2Fmodel/providers`);
     expect(missing.status).toBe(404);
+    // Sent with its slash, the id is a longer path (the platform's reference, issue 32).
+    const unencoded = await fetch(`${sandbox().url}/api/models/openai/gpt-sandbox/providers`);
+    expect(unencoded.status).toBe(404);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RAILS } from '../../src/sandbox/x402/rails.js';
 import { useSandbox } from './helpers.js';
 
 type Entry = Record<string, unknown> & { id: string; methods: string[]; endpoint: string; category: string };
@@ -128,15 +129,9 @@ describe('sandbox data API catalog', () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.x402Version).toBe(1);
-    expect(body.schemes).toEqual([
-      'x402-exact',
-      'x402-solana-usdc',
-      'nano-exact',
-      'base-usdc',
-      'nano',
-      'lightning-l402',
-    ]);
-    expect(body.data.map((r: { method: string; path: string }) => `${r.method} ${r.path}`)).toEqual([
+    // Each row names its route `endpoint` and lists its rails (the platform's reference, issue 32).
+    for (const row of body.data) expect(row.schemes).toEqual(RAILS);
+    expect(body.data.map((r: { method: string; endpoint: string }) => `${r.method} ${r.endpoint}`)).toEqual([
       'POST /api/web',
       'POST /api/v1/data/web/search',
       'POST /api/v1/data/url/scrape',

@@ -14,7 +14,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 async function finish(api: EvalClient, id: string): Promise<{ exp: Reply; items: Reply }> {
   now += 60_000;
   const exp = (await api.get(`/experiments/${id}`)).body;
-  const items = (await api.get(`/experiments/${id}/output_items?limit=500`)).body.data;
+  const items = (await api.get(`/experiments/${id}/output_items`)).body.data;
   return { exp, items };
 }
 

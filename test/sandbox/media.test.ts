@@ -16,7 +16,8 @@ afterAll(async () => {
 const headers = { authorization: `Bearer ${SANDBOX_DEMO_KEY}`, 'content-type': 'application/json' };
 const post = (path: string, body: unknown) =>
   fetch(`${sb.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-const get = (path: string) => fetch(`${sb.url}${path}`, { headers });
+// The video status and recover routes take the key in `x-api-key` (issue 32).
+const get = (path: string) => fetch(`${sb.url}${path}`, { headers: { 'x-api-key': SANDBOX_DEMO_KEY } });
 
 describe('sandbox video jobs', () => {
   it('move IN_QUEUE -> IN_PROGRESS -> COMPLETED on the sandbox clock, in both status shapes', async () => {
@@ -84,5 +85,71 @@ describe('sandbox image API errors', () => {
       body: new FormData(),
     });
     expect(await form.json()).toMatchObject({ code: 'invalid_content_type' });
+  });
+});
+
+describe('sandbox auth forms of the polls and follow-ups (the platform reference, issue 32)', () => {
+  it('refuses a Bearer key where the key goes in x-api-key', async () => {
+    const routes = [
+      ['GET', '/api/tts/status?runId=tts_x'],
+      ['POST', '/api/transcribe/status'],
+      ['GET', '/api/video/status?requestId=vid_x'],
+      ['GET', '/api/generate-video/recover'],
+      ['POST', '/api/generate-video/extend'],
+    ] as const;
+    for (const [method, path] of routes) {
+      const send = (auth: Record<string, string>) =>
+        fetch(`${sb.url}${path}`, {
+          method,
+          headers: { ...auth, 'content-type': 'application/json' },
+          ...(method === 'POST' ? { body: '{}' } : {}),
+        });
+      const bearer = await send({ authorization: `Bearer ${SANDBOX_DEMO_KEY}` });
+      expect(bearer.status, path).toBe(401);
+      expect(((await bearer.json()) as Reply).error, path).toContain('x-api-key');
+      expect((await send({ 'x-api-key': SANDBOX_DEMO_KEY })).status, path).not.toBe(401);
+    }
+  });
+});
+
+describe('sandbox reply fields the platform reference shows (issue 32)', () => {
+  const keyed = { 'x-api-key': SANDBOX_DEMO_KEY, 'content-type': 'application/json' };
+  const send = async (method: string, path: string, body?: unknown) =>
+    (await (
+      await fetch(`${sb.url}${path}`, {
+        method,
+        headers: keyed,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+    ).json()) as Reply;
+
+  it('says the duration of a JSON speech reply', async () => {
+    const reply = await send('POST', '/api/tts', { text: 'Short and sweet.', model: 'tts-studio' });
+    expect(reply).toMatchObject({ audioUrl: expect.any(String), duration: expect.any(Number) });
+  });
+
+  it("names each diarized word's speaker and type", async () => {
+    const audioUrl = 'https://audio.example/talk.wav';
+    const ticket = await send('POST', '/api/transcribe', { audioUrl, model: 'scribe-async', diarize: true });
+    now += 5_000;
+    const done = await send('POST', '/api/transcribe/status', { runId: ticket.runId });
+    expect(done.status).toBe('completed');
+    expect(done.words[0]).toMatchObject({ type: 'word', speaker_id: 'speaker_0' });
+    expect(done.words.at(-1)).toMatchObject({ type: 'word', speaker_id: 'speaker_1' });
+  });
+
+  it('gives each recent run its time and conversation', async () => {
+    const conversationUUID = '3f2a9c1e-0b7d-4c55-9e21-5d8f0a6b7c11';
+    const job = await send('POST', '/api/generate-video', {
+      model: 'sandbox/video-lite',
+      prompt: 'a kite',
+      conversationUUID,
+    });
+    const { runs } = await send('GET', '/api/generate-video/recover');
+    expect(runs.find((r: Reply) => r.runId === job.runId)).toMatchObject({
+      createdAt: new Date(now).toISOString(),
+      conversationUUID,
+    });
+    expect(runs.every((r: Reply) => typeof r.conversationUUID === 'string')).toBe(true);
   });
 });

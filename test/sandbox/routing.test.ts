@@ -153,7 +153,7 @@ describe('sandbox provider routing and billing headers', () => {
 
   it('lists providers with their status, and rejects an unknown provider on the control route', async () => {
     await post(sandbox(), '/__sandbox/providers', { provider: 'swift-inference', down: true });
-    const res = await fetch(`${sandbox().url}/api/models/anthropic/claude-sandbox/providers`);
+    const res = await fetch(`${sandbox().url}/api/models/anthropic%2Fclaude-sandbox/providers`);
     const body = (await res.json()) as Json;
     expect(body.data.map((p: Json) => [p.provider_slug, p.status, p.supports_caching])).toEqual([
       ['sandbox-cloud', 'available', true],

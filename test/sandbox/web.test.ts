@@ -53,11 +53,13 @@ describe('sandbox web search', () => {
   });
 
   it('gives an answer with sources for sourcedAnswer and an object for structured', async () => {
+    // Nested under `data`, as the platform's reference shows it (issue 32).
     const answer = await searchWith({ query: 'tides', outputType: 'sourcedAnswer' });
     expect(answer.body).toMatchObject({
-      answer: expect.stringContaining('tides'),
-      sources: expect.any(Array),
+      data: { answer: expect.stringContaining('tides'), sources: expect.any(Array) },
+      metadata: { query: 'tides', outputType: 'sourcedAnswer', cost: 0.006 },
     });
+    expect(answer.body.answer).toBeUndefined();
     const missing = await searchWith({ query: 'tides', outputType: 'structured' });
     expect(missing.res.status).toBe(400);
     expect(missing.body.error).toMatchObject({ param: 'structuredOutputSchema' });

@@ -37,6 +37,8 @@ const Detailed = z.object({
 
 const PREVIEW = 3;
 const PREVIEW_CHARS = 300;
+/** What fits comfortably in a result (about 1,000 tokens): results that fit come inline, whole. */
+const INLINE_CHARS = 4_000;
 
 /** The answer text of one result, in either endpoint's format. */
 function answerOf(body: unknown): string | undefined {
@@ -80,18 +82,19 @@ export default defineTool({
     const results = read.items;
     const notUsable = leftOutNote('result', read.left_out);
     const left = notUsable ? { not_usable: notUsable } : {};
-    const shown = results.slice(0, PREVIEW).map((result, index) => {
+    const shown = results.map((result, index) => {
       const ok = !result.error && (result.response?.status_code ?? 200) < 400;
       const text = ok
         ? (answerOf(result.response?.body) ?? '')
         : JSON.stringify(result.error ?? result.response);
       return { id: result.custom_id ?? `#${index + 1}`, ok, text };
     });
-    const preview = shown.map((p) => ({ ...p, text: p.text.slice(0, PREVIEW_CHARS) }));
-    // A few short results are the whole answer: shown here, no file.
-    if (results.length <= PREVIEW && shown.every((p) => p.text.length <= PREVIEW_CHARS))
-      return { batch, results: results.length, preview, ...left };
-    // Results can be long: the whole set goes to a file, the model sees a few.
+    // Decided by size, not count (issue 32): results that fit comfortably are the whole answer,
+    // shown here whole, no file.
+    const size = shown.reduce((sum, p) => sum + p.id.length + p.text.length, 0);
+    if (size <= INLINE_CHARS) return { batch, results: results.length, preview: shown, ...left };
+    // Longer ones go to a file, the model sees the first few, cut short.
+    const preview = shown.slice(0, PREVIEW).map((p) => ({ ...p, text: p.text.slice(0, PREVIEW_CHARS) }));
     const saved = await files.save(Buffer.from(JSON.stringify(results, null, 2)), {
       mimeType: 'application/json',
       name: `${data.id}-results.json`,

@@ -36,7 +36,8 @@ export const ManagementUsage = z.looseObject({
   dailyInputTokens: Quota,
   weeklyInputTokens: Quota,
   dailyImages: Quota,
-  degraded: z.boolean(),
+  // Sent only when a lookup failed (the platform's reference, issue 32).
+  degraded: z.boolean().optional(),
   period: Period,
   usageUnits: z.string().optional(),
   tokenLimits: z.looseObject({ total: count }).nullish(),
@@ -152,7 +153,7 @@ export async function readUsage(ctx: Pick<ToolContext, 'api' | 'credentials' | '
     out.state ??= u.state;
     out.active ??= u.active;
     out.period_end ??= u.period?.currentPeriodEnd ?? null;
-    out.degraded = u.degraded;
+    if (u.degraded !== undefined) out.degraded = u.degraded;
     const quotas = [
       ['daily_input_tokens', 'input tokens', u.dailyInputTokens, u.limits?.dailyInputTokens],
       ['weekly_input_tokens', 'input tokens', u.weeklyInputTokens, u.limits?.weeklyInputTokens],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputError } from '../../src/errors.js';
 import {
   defineTool,
   LONG_RESULT_CHARS,
@@ -7,9 +8,9 @@ import {
 } from '../../src/mcp/define-tool.js';
 import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 import { getExperiment, RunOut, runResult } from './experiment.js';
-import { Dataset, DatasetVersion, ListOf, OutputItem, OutputPage, Project, Scorer } from './replies.js';
+import { Dataset, DatasetVersion, ListOf, Project, Scorer } from './replies.js';
 import { evalsPath, needId, Out } from './shared.js';
-import { summaryText } from './summary.js';
+import { outputItems, summaryText } from './summary.js';
 
 /** Lists and single objects are shown whole, except rows: a dataset shows its first rows only. */
 const MAX_ROWS_SHOWN = 100;
@@ -75,15 +76,25 @@ const READS = {
     const { exp } = await getExperiment(ctx, needId(a));
     return { ...(await runResult(ctx, exp)), experiment: exp };
   },
-  // Output items carry their rows, answers and traces: 20 a page keeps a result readable.
+  // Output items carry their rows, answers and traces: 20 at a time keeps a result readable. The
+  // route takes no `limit` (issue 32), so the list is read whole and shown from `after` on.
   'experiments.output_items': async (ctx, a) => {
-    const page = await get(ctx, evalsPath('experiments', needId(a), 'output_items'), OutputPage, {
-      limit: PAGE,
-      after: a.after,
-    });
-    const items = usableList(OutputItem, page.data);
-    const notUsable = leftOutNote('output item', items.left_out);
-    return { ...page, data: items.items, ...(notUsable ? { not_usable: notUsable } : {}) };
+    const all = await outputItems(ctx, needId(a));
+    const from = a.after === undefined ? 0 : all.items.findIndex((item) => item.id === a.after) + 1;
+    if (from === 0 && a.after !== undefined) {
+      throw new InputError(`No output item "${a.after}" in this experiment.`, {
+        param: 'after',
+        fix: 'Pass the last_id of the previous page, or leave after out for the first.',
+      });
+    }
+    const shown = all.items.slice(from, from + PAGE);
+    const notUsable = leftOutNote('output item', all.left_out);
+    return {
+      data: shown,
+      has_more: from + PAGE < all.items.length,
+      last_id: shown.at(-1)?.id ?? null,
+      ...(notUsable ? { not_usable: notUsable } : {}),
+    };
   },
 } satisfies Record<string, Read>;
 

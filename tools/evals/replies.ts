@@ -102,7 +102,8 @@ export const OutputItem = z.looseObject({
   candidate_id: z.string().optional(),
   model: z.string().optional(),
   status: z.string().optional(),
-  input: z.unknown(),
+  // The platform's reference shows an item without its input (issue 32).
+  input: z.unknown().optional(),
   output: z.unknown().optional(),
   content_suppressed_reason: z.string().optional(),
   scores: z.array(z.unknown()).optional().catch(undefined),

@@ -10,7 +10,6 @@ import { AnyObject } from './shared.js';
  */
 
 const MAX_WORST = 5;
-const PAGE = 500;
 
 const TableRow = z.object({
   candidate: z.string(),
@@ -35,7 +34,7 @@ interface WorstItem {
   scorer: string;
   score: number | null;
   reason: string;
-  input: string;
+  input?: string;
   output?: string;
   order: number;
 }
@@ -66,22 +65,29 @@ export function fractionDone(exp: Experiment): number {
   return total === 0 ? 0 : Math.min(1, done / total);
 }
 
-/** Every output item of a finished experiment, page by page. */
+/**
+ * Every output item of an experiment. The route lists no query (spec 2 §4.11; the platform's
+ * reference sends no `limit`, issue 32): a page that says `has_more` is followed with `after`, its
+ * last id, and the walk stops when a page brings nothing new (a platform that ignores `after`).
+ */
 export async function outputItems(ctx: ToolContext, id: string): Promise<UsableList<OutputItem>> {
   const items: UsableList<OutputItem> = { items: [], left_out: [] };
+  const seen = new Set<string>();
   let after: string | undefined;
   for (;;) {
     const res = await ctx.api.request({
       method: 'GET',
       path: `${EVALS}/experiments/${encodeURIComponent(id)}/output_items`,
-      query: { limit: PAGE, after },
+      query: { after },
       schema: OutputPage,
     });
     const page = usableList(OutputItem, res.data.data);
-    items.items.push(...page.items);
+    const fresh = page.items.filter((item) => item.id === undefined || !seen.has(item.id));
+    for (const item of fresh) if (item.id !== undefined) seen.add(item.id);
+    items.items.push(...fresh);
     items.left_out.push(...page.left_out);
     const last = res.data.last_id ?? page.items.at(-1)?.id;
-    if (!res.data.has_more || !last || res.data.data.length === 0) return items;
+    if (!res.data.has_more || !last || last === after || fresh.length === 0) return items;
     after = last;
   }
 }
@@ -164,7 +170,7 @@ export function summarize({ items, left_out }: UsableList<OutputItem>): SummaryO
           scorer,
           score: failed ? null : (s.score ?? null),
           reason: clip((failed ? scoreError(s) : s.reasoning) ?? (failed ? 'failed' : ''), 200),
-          input: clip(asText(item.input), 120),
+          ...(item.input !== undefined ? { input: clip(asText(item.input), 120) } : {}),
           ...(item.output != null && item.output !== '' ? { output: clip(asText(item.output), 160) } : {}),
         });
       }
@@ -190,10 +196,11 @@ export function summarize({ items, left_out }: UsableList<OutputItem>): SummaryO
   };
 }
 
-/** `row 2, gpt-mini, llm_judge: 0.33: <reason> | input: "..." | output: "..."` */
+/** `row 2, gpt-mini, llm_judge: 0.33: <reason> | input: "..." | output: "..."`, each part when sent. */
 function worstLine(w: WorstItem): string {
+  const input = w.input === undefined ? '' : ` | input: ${JSON.stringify(w.input)}`;
   const output = w.output === undefined ? '' : ` | output: ${JSON.stringify(w.output)}`;
-  return `row ${w.row}, ${w.candidate}, ${w.scorer}: ${w.score ?? 'failed'}: ${w.reason} | input: ${JSON.stringify(w.input)}${output}`;
+  return `row ${w.row}, ${w.candidate}, ${w.scorer}: ${w.score ?? 'failed'}: ${w.reason}${input}${output}`;
 }
 
 /** The result as text: status, the table, cost, the worst items. */

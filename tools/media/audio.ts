@@ -14,6 +14,7 @@ export const AudioOut = z.object({
   status: z.string(),
   ...FileFields,
   cost: z.number().optional(),
+  duration: z.number().optional(),
   run_id: z.string().optional(),
   next: z.string().optional(),
 });
@@ -27,6 +28,9 @@ const TtsJson = z.looseObject({
   model: z.string().optional(),
   contentType: z.string().optional(),
   cost: NumberLike.optional(),
+  paymentSource: z.string().optional().catch(undefined),
+  // The platform's reference shows it on a JSON reply (issue 32); seconds is assumed.
+  duration: NumberLike.optional().catch(undefined),
 });
 const TtsStatus = z.looseObject({
   status: z.string(),
@@ -35,6 +39,7 @@ const TtsStatus = z.looseObject({
   queuePosition: NumberLike.optional(),
   error: z.string().optional(),
   code: z.string().optional(),
+  duration: NumberLike.optional().catch(undefined),
 });
 
 /** Bytes kept as audio: an audio type, or a type that says nothing more (octet-stream, ogg). */
@@ -79,7 +84,9 @@ export async function settleAudio(
   );
   const model = json.model ?? options.model;
   const charged = json.cost ?? cost;
-  if (json.audioUrl) return { status: 'completed', ...(await fetchAudio(ctx, json.audioUrl)), cost: charged };
+  const duration = json.duration !== undefined ? { duration: json.duration } : {};
+  if (json.audioUrl)
+    return { status: 'completed', ...(await fetchAudio(ctx, json.audioUrl)), cost: charged, ...duration };
   if (!json.runId) {
     const said = errorOf(json.error);
     throw new UpstreamInvalidError(
@@ -96,7 +103,8 @@ export async function settleAudio(
     model,
     ...(charged !== undefined ? { cost: { charged } } : {}),
   });
-  return { ...(await awaitSpeech(ctx, json.runId, model, options.maxWaitS)), cost: charged };
+  const ticket = { cost: json.cost, paymentSource: json.paymentSource };
+  return { ...(await awaitSpeech(ctx, json.runId, model, options.maxWaitS, ticket)), cost: charged };
 }
 
 async function fetchAudio(ctx: ToolContext, url: string): Promise<FileOut> {
@@ -104,12 +112,22 @@ async function fetchAudio(ctx: ToolContext, url: string): Promise<FileOut> {
   return saveBytes(ctx, data, contentType);
 }
 
-/** Polls `GET /api/tts/status` until completed or error, within the wait budget. */
+/** What the speech ticket said that its poll passes back (it helps the platform refund; issue 32). */
+export interface SpeechTicket {
+  cost?: number;
+  paymentSource?: string;
+}
+
+/**
+ * Polls `GET /api/tts/status` until completed or error, within the wait budget. The poll carries
+ * the ticket's `cost` and `paymentSource` and `isApiRequest`, as the platform's reference shows.
+ */
 export async function awaitSpeech(
   ctx: ToolContext,
   runId: string,
   model: string | undefined,
   maxWaitS: number,
+  ticket: SpeechTicket = {},
 ): Promise<AudioOut> {
   const next = runNext('job_status', runId);
   const outcome = await followJob<z.infer<typeof TtsStatus>>(ctx, {
@@ -118,14 +136,15 @@ export async function awaitSpeech(
     model,
     next,
     maxWaitS,
-    resume: { model },
+    resume: { model, ...ticket },
     startMessage: `speech job ${runId} queued; waiting for it`,
     interval: { initialMs: 1_000, maxMs: 3_000 },
     poll: async (): Promise<Step<z.infer<typeof TtsStatus>>> => {
       const res = await ctx.api.request({
         method: 'GET',
         path: '/api/tts/status',
-        query: { runId, model },
+        apiKeyHeader: 'x-api-key',
+        query: { runId, model, cost: ticket.cost, paymentSource: ticket.paymentSource, isApiRequest: true },
         schema: TtsStatus,
       });
       const s = res.data;
@@ -162,12 +181,18 @@ export async function awaitSpeech(
   ctx.progress.report('speech ready; downloading', 1);
   const audio = await fetchAudio(ctx, s.audioUrl);
   jobDone(ctx, { id: runId, kind: 'speech', result: { ...audio, audio_url: s.audioUrl } });
-  return { status: 'completed', run_id: runId, ...audio };
+  return {
+    status: 'completed',
+    run_id: runId,
+    ...audio,
+    ...(s.duration !== undefined ? { duration: s.duration } : {}),
+  };
 }
 
 export function audioText(r: AudioOut): string {
   if (r.status === 'pending') return `Still running: ${r.run_id}. Next: call ${r.next}.`;
   const lines = [`Audio saved: ${whereSaved(r)}`];
+  if (r.duration !== undefined) lines.push(`Duration: ${r.duration} s`);
   if (r.cost !== undefined) lines.push(`Cost: ${r.cost} USD`);
   return lines.join('\n');
 }

@@ -16,6 +16,11 @@ import {
 } from './transcription.js';
 
 const KINDS = ['speech', 'transcription', RESPONSE_KIND] as const;
+/** A speech job's kept ticket fields, which its poll passes back. */
+const SpeechResume = z.object({
+  cost: z.number().optional().catch(undefined),
+  paymentSource: z.string().optional().catch(undefined),
+});
 
 /**
  * Speech, transcription, or a stored chat response (background or not: reading one is free), in
@@ -59,7 +64,11 @@ export default defineTool({
     }
     if (kind === 'speech') {
       const model = args.model ?? known?.model;
-      return { kind: 'speech' as const, ...(await awaitSpeech(ctx, args.run_id, model, args.max_wait_s)) };
+      const ticket = SpeechResume.parse(known?.resume ?? {});
+      return {
+        kind: 'speech' as const,
+        ...(await awaitSpeech(ctx, args.run_id, model, args.max_wait_s, ticket)),
+      };
     }
     if (kind === 'transcription') {
       // The status route takes the ticket the submit returned, which only the server that submitted keeps.

@@ -68,15 +68,17 @@ export default defineTool({
     }
     if (res.status === 202 && res.data.runId) {
       const { runId } = res.data;
+      // The poll's body (spec 2 §4.8): the ticket's fields, and where the ticket left one out, what
+      // this call sent (the file's name and size; diarize as asked, false when not).
       const ticket = {
         runId,
         cost: res.data.cost,
         paymentSource: res.data.paymentSource,
         isApiRequest: true,
-        fileName: res.data.fileName,
-        fileSize: res.data.fileSize,
+        fileName: res.data.fileName ?? sentName(audio),
+        fileSize: res.data.fileSize ?? (audio.kind === 'url' ? undefined : audio.data.length),
         chargedDuration: res.data.chargedDuration,
-        diarize: res.data.diarize,
+        diarize: res.data.diarize ?? args.diarize ?? false,
       };
       ctx.jobs.record({
         id: runId,
@@ -100,6 +102,13 @@ export default defineTool({
   text: transcriptText,
   content: (r) => filesContent([r]),
 });
+
+/** The file name the submit sent: the upload's name, or the last part of the URL's path. */
+function sentName(audio: MediaInput): string | undefined {
+  if (audio.kind !== 'url') return audio.name;
+  const last = URL.canParse(audio.url) ? new URL(audio.url).pathname.split('/').pop() : undefined;
+  return last || undefined;
+}
 
 /** `POST /api/transcribe`: JSON with `audioUrl`, or multipart with the file as `audio`. */
 function submit(

@@ -19,11 +19,14 @@ const Segment = z.object({
   end: NumberLike,
   text: z.string(),
 });
+// Words carry `type` and `speaker_id` (spec 2 §2.5 lists `type`; the platform's reference shows
+// both, issue 32); one of another type is not shown.
 const Word = z.looseObject({
-  type: z.string().optional(),
+  type: z.string().optional().catch(undefined),
   text: z.string(),
   start: NumberLike.optional(),
   end: NumberLike.optional(),
+  speaker_id: z.union([z.string(), z.number()]).optional().catch(undefined),
 });
 const Done = z.looseObject({
   transcription: z.string().optional(),
@@ -47,6 +50,11 @@ export const TranscribeReply = Done.extend({
   error: z.string().optional(),
   cost: NumberLike.optional(),
   chargedDuration: NumberLike.optional(),
+  // The ticket's fields its poll passes back; one of another type is not passed on.
+  paymentSource: z.string().optional().catch(undefined),
+  fileName: z.string().optional().catch(undefined),
+  fileSize: NumberLike.optional().catch(undefined),
+  diarize: z.boolean().optional().catch(undefined),
 });
 export type TranscribeReply = z.infer<typeof TranscribeReply>;
 
@@ -63,6 +71,7 @@ export const TranscriptOut = z.looseObject({
   charged_min: z.number().optional(),
   cost: z.number().optional(),
   segments: z.array(z.unknown()).optional().describe('{speaker,start,end,text}'),
+  // Each word also keeps its `type` and `speaker_id` when sent (not listed: tokens).
   words: z.array(z.unknown()).optional().describe('{text,start,end}'),
   ...FileFields,
   run_id: z.string().optional(),
@@ -94,6 +103,7 @@ export async function awaitTranscript(
       const res = await ctx.api.request({
         method: 'POST',
         path: '/api/transcribe/status',
+        apiKeyHeader: 'x-api-key',
         body: ticket,
         schema: TranscribeReply,
       });
@@ -155,6 +165,8 @@ export async function finish(ctx: ToolContext, settled: Settled): Promise<Transc
     text: w.text,
     ...(w.start !== undefined ? { start: w.start } : {}),
     ...(w.end !== undefined ? { end: w.end } : {}),
+    ...(w.type !== undefined ? { type: w.type } : {}),
+    ...(w.speaker_id !== undefined ? { speaker_id: w.speaker_id } : {}),
   }));
   const cut =
     text.length > MAX_TEXT || (words?.length ?? 0) > MAX_WORDS || (segments?.length ?? 0) > MAX_SEGMENTS;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NotFoundError, UpstreamInvalidError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { NumberLike } from '../../src/replies/number.js';
+import type { RequestSpec } from '../../src/upstream/client.js';
 import { download, type FileOut, optionalNumber, receiving, saveBytes } from './shared.js';
 
 /**
@@ -110,6 +111,7 @@ export async function fetchVideoStatus(ctx: ToolContext, runId: string, routes: 
       res = await ctx.api.request({
         method: 'GET',
         path: '/api/video/status',
+        apiKeyHeader: 'x-api-key',
         query: { requestId: runId },
         schema: Status,
       });
@@ -163,6 +165,11 @@ export async function saveVideo(
  * A video submit. One that timed out or lost its reply may have been accepted and charged: the
  * answer then names video_recent (the tool's `check`), never a second submit (src/mcp/writes.ts).
  */
-export async function submitVideo(ctx: ToolContext, path: string, body: Record<string, unknown>) {
-  return await ctx.api.request({ method: 'POST', path, body, schema: Accepted });
+export async function submitVideo(
+  ctx: ToolContext,
+  path: string,
+  body: Record<string, unknown>,
+  auth: Pick<RequestSpec, 'apiKeyHeader'> = {},
+) {
+  return await ctx.api.request({ method: 'POST', path, body, schema: Accepted, ...auth });
 }

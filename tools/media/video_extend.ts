@@ -25,11 +25,13 @@ export default defineTool({
   check: () => nextCall('video_recent'),
   async run(args, ctx) {
     ctx.progress.report(`asking to extend ${args.run_id}`);
-    const res = await submitVideo(ctx, '/api/generate-video/extend', {
-      runId: args.run_id,
-      index: args.index,
-      prompt: args.prompt,
-    });
+    // The reference documents extend with `x-api-key` (issue 32).
+    const res = await submitVideo(
+      ctx,
+      '/api/generate-video/extend',
+      { runId: args.run_id, index: args.index, prompt: args.prompt },
+      { apiKeyHeader: 'x-api-key' },
+    );
     const known = acceptVideo(ctx, res.data, res.requestId, undefined);
     return awaitVideo(ctx, known, { maxWaitS: args.max_wait_s, download: true });
   },

@@ -11,7 +11,9 @@ const Run = z.looseObject({
   model: z.string().optional(),
   status: z.string().optional(),
   prompt: z.string().nullish(),
-  createdAt: z.string().nullish(),
+  // The platform's reference shows `createdAt` and `conversationUUID` on each run (issue 32).
+  createdAt: z.string().nullish().catch(undefined),
+  conversationUUID: z.string().nullish().catch(undefined),
   videoUrl: z.string().nullish(),
   error: z.string().nullish(),
 });
@@ -23,6 +25,18 @@ const Reply = z.looseObject({
   jobs: z.array(z.unknown()).optional(),
 });
 
+/** One run as the result gives it; listed as its id only (tokens), every field passes. */
+const RunOut = z.object({
+  run_id: z.string(),
+  model: z.string().optional(),
+  status: z.string().optional(),
+  prompt: z.string().optional(),
+  video_url: z.string().optional(),
+  created_at: z.string().optional(),
+  conversation_uuid: z.string().optional(),
+});
+type RunOut = z.infer<typeof RunOut>;
+
 export default defineTool({
   name: 'video_recent',
   title: 'Recent video runs',
@@ -30,23 +44,14 @@ export default defineTool({
   toolset: 'media',
   credential: 'api_key',
   input: z.object({ limit: z.number().int().min(1).max(50).default(10) }),
-  // Loose: a `not_usable` note passes without being listed (tokens).
-  output: z.looseObject({
-    runs: z.array(
-      z.object({
-        run_id: z.string(),
-        model: z.string().optional(),
-        status: z.string().optional(),
-        prompt: z.string().optional(),
-        video_url: z.string().optional(),
-      }),
-    ),
-  }),
+  // Loose: a `not_usable` note and each run's fields (RunOut) pass without being listed (tokens).
+  output: z.looseObject({ runs: z.array(z.looseObject({ run_id: z.string() })) }),
   nature: 'read',
   async run(args, ctx) {
     const { data } = await ctx.api.request({
       method: 'GET',
       path: '/api/generate-video/recover',
+      apiKeyHeader: 'x-api-key',
       schema: Reply,
     });
     const read = usableList(Run, data.runs ?? data.data ?? data.videos ?? data.jobs ?? [], {
@@ -54,7 +59,7 @@ export default defineTool({
       usable: (run) => ((run.runId ?? run.requestId ?? run.id) ? undefined : 'has no runId'),
     });
     const notUsable = leftOutNote('run', read.left_out);
-    const runs = read.items.flatMap((run) => {
+    const runs = read.items.flatMap((run): RunOut[] => {
       const id = run.runId ?? run.requestId ?? run.id;
       if (!id) return [];
       if (run.status)
@@ -72,6 +77,8 @@ export default defineTool({
           ...(run.status ? { status: run.status } : {}),
           ...(run.prompt ? { prompt: run.prompt.slice(0, 200) } : {}),
           ...(run.videoUrl ? { video_url: run.videoUrl } : {}),
+          ...(run.createdAt ? { created_at: run.createdAt } : {}),
+          ...(run.conversationUUID ? { conversation_uuid: run.conversationUUID } : {}),
         },
       ];
     });
@@ -81,9 +88,21 @@ export default defineTool({
     [
       r.runs.length === 0
         ? 'No recent video runs.'
-        : r.runs
+        : z
+            .array(RunOut)
+            .catch([])
+            .parse(r.runs)
             .map((run) =>
-              `${run.run_id} ${run.status ?? ''} ${run.model ?? ''} ${run.prompt ? `"${run.prompt}"` : ''}`.trim(),
+              [
+                run.run_id,
+                run.status,
+                run.model,
+                run.created_at,
+                run.prompt && `"${run.prompt}"`,
+                run.conversation_uuid && `(conversation ${run.conversation_uuid})`,
+              ]
+                .filter(Boolean)
+                .join(' '),
             )
             .join('\n'),
       ...(typeof r.not_usable === 'string' ? [r.not_usable] : []),

@@ -67,6 +67,13 @@ export function summarize(model: ModelRecord) {
   };
 }
 
+/**
+ * Provider discovery, `GET /api/models/{canonicalId}/providers` (spec 2 §4.2): the whole id is one
+ * percent-encoded segment (`anthropic%2Fclaude-opus-4.6`); the platform's reference says an id sent
+ * with its slash is read as a longer path (issue 32).
+ */
+export const providersPath = (id: string): string => `/api/models/${encodeURIComponent(id)}/providers`;
+
 /** One model with its extra records: providers for text, endpoint metadata for images. */
 export async function fetchModel(
   api: Api,
@@ -78,7 +85,7 @@ export async function fetchModel(
   if (kind === 'text') {
     const { data } = await api.request({
       method: 'GET',
-      path: `/api/models/${id.split('/').map(encodeURIComponent).join('/')}/providers`,
+      path: providersPath(id),
       credential: 'optional',
       schema: z.unknown(),
     });

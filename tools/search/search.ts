@@ -19,6 +19,15 @@ const Result = z.looseObject({
 const Cost = z.preprocess(toNumber, z.number().optional().catch(undefined));
 
 /**
+ * The sourced answer under `data` (`data.answer`, `data.sources[]`), as the platform's reference
+ * shows it (issue 32); read only when `data` is an object.
+ */
+const Sourced = z.looseObject({
+  answer: z.string().optional().catch(undefined),
+  sources: z.unknown().optional(),
+});
+
+/**
  * The reply shape is not specified beyond its output types (GAPS: `{data, metadata: {cost, ...}}`,
  * older replies `results` / `answer`); the usual container keys are accepted and each result is
  * read on its own, so one odd result is left out and named instead of failing the search.
@@ -63,6 +72,11 @@ export const SearchOut = z.object({
 export type SearchOut = z.infer<typeof SearchOut>;
 
 export const SEARCH_PATH = '/api/web';
+/**
+ * An accountless search is quoted on the data API's route (spec 1 §4.5, the platform's reference,
+ * issue 32), which wraps `/api/web` with the same body and reply.
+ */
+export const ACCOUNTLESS_SEARCH_PATH = '/api/v1/data/web/search';
 
 /**
  * The request body (spec 2 §4.3; GAPS "web.search"): `structuredOutputSchema` is a JSON schema as a
@@ -118,7 +132,12 @@ export function searchResult(
   data: z.infer<typeof Reply>,
   requestId: string | undefined,
 ): SearchOut {
-  const list = [data.results, data.searchResults, data.sources, data.data].find(Array.isArray) ?? [];
+  // A structured answer under `data` is the answer itself, not a sourced one.
+  const nested = args.output === 'structured' ? undefined : Sourced.safeParse(data.data);
+  const sourced = nested?.success ? nested.data : undefined;
+  const answer = data.answer ?? sourced?.answer;
+  const list =
+    [data.results, data.searchResults, data.sources, sourced?.sources, data.data].find(Array.isArray) ?? [];
   const structured = args.output === 'structured' ? structuredOf(data) : undefined;
   // A structured answer may come as `data` itself; its elements are then not results.
   const parsed =
@@ -134,7 +153,7 @@ export function searchResult(
   const cost = data.cost ?? data.metadata?.cost ?? readPricing(data)?.cost ?? readPricing(data)?.amount;
   return {
     query: args.query,
-    ...(data.answer ? { answer: data.answer } : {}),
+    ...(answer ? { answer } : {}),
     results,
     ...(structured !== undefined ? { structured } : {}),
     ...(notUsable ? { not_usable: notUsable } : {}),

@@ -2,6 +2,7 @@ import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { callAccountless, goesAccountless } from '../../src/payments/accountless.js';
 import {
+  ACCOUNTLESS_SEARCH_PATH,
   Reply,
   SEARCH_PATH,
   SearchArgs,
@@ -31,7 +32,12 @@ export default defineTool({
   async run(args, ctx) {
     const body = searchBody(args);
     if (goesAccountless(ctx, args.payment)) {
-      const asked = await callAccountless(ctx, { tool: 'web_search', render: args, path: SEARCH_PATH, body });
+      const asked = await callAccountless(ctx, {
+        tool: 'web_search',
+        render: args,
+        path: ACCOUNTLESS_SEARCH_PATH,
+        body,
+      });
       return asked.kind === 'quote'
         ? { query: args.query, results: [], payment: asked.payment }
         : searchFromBytes(args, asked.reply);

@@ -16,8 +16,9 @@ const Email = z
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/);
 
 /**
- * Spec 1 §2.8 lists an invitation's fields without marking any required: a new one is its `id`;
- * what its reply leaves out is what was sent.
+ * Spec 1 §2.8 lists an invitation's fields without marking any required: a new one is its `id`.
+ * A write's result keeps what was sent (`sent`) apart from what the platform said, and never fills
+ * one with the other or with a value of its own (issue 32).
  */
 const Invited = Invitation.partial({ email: true, role: true, status: true });
 
@@ -38,7 +39,7 @@ export async function invite(ctx: Ctx, ref: string, args: { email?: string; role
     body,
     schema: z.looseObject({ invitation: Invited }),
   });
-  return { ...body, ...invitation };
+  return { sent: body, invitation };
 }
 
 /** A team's invitations, read one by one (the list rule): one that cannot be used is left out and named. */
@@ -83,12 +84,14 @@ export async function revokeInvitation(
     what: 'the team name',
     given: args.confirm,
   });
+  const body = { action: 'revoke', id: found.id };
+  // The result object of a revoke is not shown in the spec: passed on as it came.
   const reply = await sessionCall(ctx, {
     method: 'PATCH',
     path: teamPath(ref, '/invitations'),
-    body: { action: 'revoke', id: found.id },
-    // The result object of a revoke is not shown in the spec.
-    schema: z.looseObject({ invitation: Invitation.optional() }),
+    body,
+    schema: z.looseObject({}),
   });
-  return reply.invitation ?? { id: found.id, email: found.email, status: 'revoked' };
+  // Whom it was for, as the platform listed it before the revoke; no status is claimed for after.
+  return { sent: body, reply, invitation: { id: found.id, email: found.email, role: found.role } };
 }

@@ -102,8 +102,8 @@ export const SANDBOX_MANAGEMENT_TOKENS = {
 } as const;
 
 /** Deterministic UUIDs: a kind marker in the first group, a counter in the last. */
-export function sandboxUuid(kind: 'session' | 'team', n: number): string {
-  const marker = kind === 'session' ? '5e551011' : '7ea30000';
+export function sandboxUuid(kind: 'session' | 'team' | 'conversation', n: number): string {
+  const marker = { session: '5e551011', team: '7ea30000', conversation: 'c0a70000' }[kind];
   return `${marker}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 }
 

@@ -9,7 +9,8 @@ import { createExperiment } from './experiment-create.js';
 import { cancel, refresh } from './timeline.js';
 import { experimentView, list, outputItemView } from './views.js';
 
-const MAX_PAGE = 500;
+/** Output items a page holds: every item of the largest run (100 work units, spec 2 §8). */
+const PAGE = 100;
 
 /**
  * `/api/v1/evals/experiments` (spec 2 §4.11): create, get, output items. The spec names an
@@ -54,14 +55,17 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext, base: strin
     return c.json(experimentView(exp));
   });
 
-  /** One entry per row x candidate, in run order; `limit` (1..500, default 100) and `after` page them. */
+  /**
+   * One entry per row x candidate, in run order. The route lists no `limit` (the platform's
+   * reference, issue 32): one is ignored, and pages hold 100; `after` (an item id) is the sandbox's
+   * own cursor.
+   */
   app.get(`${base}/experiments/:id/output_items`, (c) => {
     const exp = find(c);
     const all: ReturnType<typeof outputItemView>[] = [];
     for (let i = 0; i < exp.items.length; i += 1) {
       for (let k = 0; k < exp.candidates.length; k += 1) all.push(outputItemView(exp, i, k));
     }
-    const limit = readLimit(c.req.query('limit'));
     const after = c.req.query('after');
     let start = 0;
     if (after !== undefined) {
@@ -74,26 +78,13 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext, base: strin
         );
       start = index + 1;
     }
-    const page = all.slice(start, start + limit);
+    const page = all.slice(start, start + PAGE);
     return c.json({
       object: 'list',
       data: page,
       first_id: page[0]?.id ?? null,
       last_id: page.at(-1)?.id ?? null,
-      has_more: start + limit < all.length,
+      has_more: start + PAGE < all.length,
     });
   });
-}
-
-function readLimit(raw: string | undefined): number {
-  if (raw === undefined) return 100;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE) {
-    throw badRequest(
-      `\`limit\` must be an integer from 1 to ${MAX_PAGE}.`,
-      'invalid_parameter_value',
-      'limit',
-    );
-  }
-  return n;
 }

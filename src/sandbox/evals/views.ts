@@ -182,7 +182,8 @@ export function outputItemView(exp: Experiment, item: number, candidate: number)
     candidate_id: cand.id,
     model: cand.model,
     status,
-    input: row.input,
+    // An item may come without its input (the platform's reference, issue 32): here, under PII redaction.
+    ...(redacting(exp.settings) ? {} : { input: row.input }),
     expected_output: row.expected_output ?? null,
     output: trace && exp.settings.store_content && !redacting(exp.settings) ? trace.output : null,
     ...(trace && suppressedReason(exp.settings, trace)

@@ -18,17 +18,21 @@ export function durationOf(data: Buffer): number {
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-/** About 2.5 words a second (4 to 16 words), with word timings and two speaker segments. */
+/**
+ * About 2.5 words a second (4 to 16 words), with word timings and two speaker segments; each word
+ * names its segment's speaker in `speaker_id` (the platform's reference, issue 32).
+ */
 export function transcriptOf(seconds: number) {
   const count = Math.max(4, Math.min(WORDS.length, Math.round(seconds * 2.5)));
   const step = seconds / count;
+  const half = Math.ceil(count / 2);
   const words = WORDS.slice(0, count).map((text, i) => ({
     type: 'word',
     text,
     start: round(i * step),
     end: round((i + 0.8) * step),
+    speaker_id: `speaker_${i < half ? 0 : 1}`,
   }));
-  const half = Math.ceil(words.length / 2);
   const segments = [words.slice(0, half), words.slice(half)]
     .filter((part) => part.length > 0)
     .map((part, i) => ({

@@ -14,6 +14,8 @@ export interface VideoJob {
   aspectRatio: string;
   cost: number;
   createdAt: number;
+  /** The generation conversation the run belongs to: the one the submit named, else a new one. */
+  conversationUUID: string;
   status?: 'COMPLETED' | 'FAILED';
   completedAt?: number;
   videoUrl?: string;

@@ -41,8 +41,10 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   ctx.setEnvelope('/api/tts', 'legacy');
   const jobs = ctx.state.collection<SpeechJob>('speech.jobs');
 
+  // `/api/tts` and its poll take the key in `x-api-key` only (spec 2 §4.7; the poll: the platform's
+  // reference, issue 32): a Bearer key is refused, as a strict platform would.
   app.post('/api/tts', (c) => {
-    const key = requireKey(c, ctx);
+    const key = requireKey(c, ctx, { onlyApiKeyHeader: true });
     const body = jsonBody(c);
     const text = optionalString(body, 'text');
     if (!text?.trim()) throw badRequest('`text` is required.', 'missing_required_parameter', 'text');
@@ -81,15 +83,17 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
         createdAt: ctx.now(),
       };
       jobs.set(job.id, job);
-      return c.json({ runId: job.id, model: model.id, status: 'pending', cost }, 202);
+      return c.json({ runId: job.id, model: model.id, status: 'pending', cost, paymentSource: 'USD' }, 202);
     }
     const audio = render(format, text);
     if (model.async) {
+      // JSON replies say the audio's length in seconds (the platform's reference, issue 32).
       return c.json({
         audioUrl: putMedia(c, ctx, audio.data, audio.type),
         contentType: audio.type,
         model: model.id,
         cost,
+        duration: speechSeconds(text),
       });
     }
     return c.body(new Uint8Array(audio.data), 200, {
@@ -99,7 +103,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   });
 
   app.get('/api/tts/status', (c) => {
-    const key = requireKey(c, ctx);
+    const key = requireKey(c, ctx, { onlyApiKeyHeader: true });
     const id = c.req.query('runId');
     if (!id) throw badRequest('`runId` is required.', 'missing_required_parameter', 'runId');
     const job = jobs.get(id);
@@ -133,6 +137,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
         audioUrl: job.audioUrl,
         contentType: job.contentType,
         model: job.model.id,
+        duration: speechSeconds(job.text),
       });
     if (job.status === 'error') return c.json({ status: 'error', error: job.error, code: job.code });
     hintHeaders(c, ctx);

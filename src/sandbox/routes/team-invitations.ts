@@ -93,6 +93,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     if (status !== 'pending')
       throw conflict(`This invitation is ${status}; only a pending one can be revoked.`);
     invitation.status = 'revoked';
-    return c.json({ ok: true, invitation: invitationView(invitation, ctx.now()) });
+    // The result says no more than that (the platform's reference shows no invitation in it, issue 32).
+    return c.json({ ok: true });
   });
 }

@@ -36,8 +36,10 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   for (const prefix of ['/api/transcribe', '/api/youtube-transcribe']) ctx.setEnvelope(prefix, 'legacy');
   const jobs = ctx.state.collection<Transcription>('transcription.jobs');
 
+  // `/api/transcribe` and its poll take the key in `x-api-key` only (spec 2 §4.8; the poll: the
+  // platform's reference, issue 32): a Bearer key is refused, as a strict platform would.
   app.post('/api/transcribe', async (c) => {
-    const key = requireKey(c, ctx);
+    const key = requireKey(c, ctx, { onlyApiKeyHeader: true });
     const input = await readInput(c, ctx);
     const model = AUDIO_MODELS.find((m) => m.id === (input.model ?? 'whisper-sandbox'));
     if (model?.type !== 'transcription') {
@@ -88,7 +90,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   });
 
   app.post('/api/transcribe/status', (c) => {
-    const key = requireKey(c, ctx);
+    const key = requireKey(c, ctx, { onlyApiKeyHeader: true });
     const body = c.get('bodyJson');
     const id = isRecord(body) && typeof body.runId === 'string' ? body.runId : undefined;
     if (!id) throw badRequest('`runId` is required.', 'missing_required_parameter', 'runId');
@@ -117,7 +119,8 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       transcription: t.text,
       metadata: { cost: job.cost, chargedDuration: job.minutes, language: job.language },
       ...(job.diarize ? { diarization: { segments: t.segments } } : {}),
-      words: t.words,
+      // Speakers only when asked for.
+      words: job.diarize ? t.words : t.words.map(({ speaker_id: _speaker, ...word }) => word),
     });
   });
 

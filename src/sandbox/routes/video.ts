@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono';
+import { sandboxUuid } from '../accounts/fixtures.js';
 import { charge, refund, requireKey } from '../billing.js';
 import { jsonBody, optionalBoolean, optionalNumber, optionalString } from '../body.js';
 import { VIDEO_MODELS, type VideoModel } from '../catalog/media-models.js';
@@ -76,7 +77,8 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     moderate(c, ctx, key, prompt);
     if (violatesPolicy(prompt)) throw policyError('prompt', true);
     const seconds = Number(duration);
-    const job = accept(c, key, model, prompt, seconds, resolution, aspectRatio);
+    const conversation = optionalString(body, 'conversationUUID');
+    const job = accept(c, key, model, prompt, seconds, resolution, aspectRatio, { conversation });
     return c.json(acceptedReply(job, key), 202);
   });
 
@@ -88,7 +90,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     seconds: number,
     resolution: string,
     aspectRatio: string,
-    extendedFrom?: string,
+    from: { extendedFrom?: string; conversation?: string } = {},
   ): VideoJob => {
     const cost = roundUsd((model.price_per_second[resolution] ?? 0.05) * seconds);
     charge(ctx, key, cost);
@@ -102,7 +104,8 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       aspectRatio,
       cost,
       createdAt: ctx.now(),
-      ...(extendedFrom ? { extendedFrom } : {}),
+      conversationUUID: from.conversation ?? sandboxUuid('conversation', c.get('seq')),
+      ...(from.extendedFrom ? { extendedFrom: from.extendedFrom } : {}),
     };
     jobs.set(job.id, job);
     return job;
@@ -141,8 +144,10 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
     return job;
   };
 
+  // Status, recover and extend are documented with `x-api-key` (the platform's reference, issue 32):
+  // a Bearer key is refused there, as a strict platform would; the submit takes either (spec 2 §4.6).
   app.get('/api/video/status', (c) => {
-    const key = requireKey(c, ctx);
+    const key = requireKey(c, ctx, { onlyApiKeyHeader: true });
     const job = find(c, key, c.req.query('requestId') ?? c.req.query('runId'));
     return c.json(
       job.model.id === FLAT_SHAPE_MODEL ? flatReply(job, phaseOf(job)) : nestedReply(job, phaseOf(job)),
@@ -158,7 +163,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   });
 
   app.get('/api/generate-video/recover', (c) => {
-    const key = requireKey(c, ctx);
+    const key = requireKey(c, ctx, { onlyApiKeyHeader: true });
     perMinute(ctx, '/api/generate-video/recover', key.account.id, 20);
     const runs = [...jobs.values()]
       .filter((job) => job.key.account.id === key.account.id)
@@ -172,7 +177,9 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
           model: job.model.id,
           prompt: job.prompt,
           status: data.status,
+          // Each run says when it was made and its conversation (the platform's reference, issue 32).
           createdAt: new Date(job.createdAt).toISOString(),
+          conversationUUID: job.conversationUUID,
           ...(job.videoUrl ? { videoUrl: job.videoUrl } : {}),
           ...(job.error ? { error: job.error } : {}),
         };
@@ -181,7 +188,7 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   });
 
   app.post('/api/generate-video/extend', (c) => {
-    const key = requireKey(c, ctx);
+    const key = requireKey(c, ctx, { onlyApiKeyHeader: true });
     perMinute(ctx, '/api/generate-video/extend', key.account.id, 20);
     const body = jsonBody(c);
     const id = optionalString(body, 'runId') ?? optionalString(body, 'taskId');
@@ -215,7 +222,10 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       });
     const prompt = optionalString(body, 'prompt') ?? source.prompt;
     if (violatesPolicy(prompt)) throw policyError('prompt', true);
-    const job = accept(c, key, source.model, prompt, 5, source.resolution, source.aspectRatio, source.id);
+    const job = accept(c, key, source.model, prompt, 5, source.resolution, source.aspectRatio, {
+      extendedFrom: source.id,
+      conversation: source.conversationUUID,
+    });
     return c.json({ ...acceptedReply(job, key), extendedFrom: source.id, index }, 202);
   });
 

@@ -71,8 +71,20 @@ export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
       paymentSource: payer.kind === 'key' ? 'USD' : 'x402',
     };
     const common = { query, outputType, depth, cost: roundUsd(price), [PRICING_FIELD]: pricing };
+    // The sourced answer comes nested under `data`, with the request told back in `metadata` (the
+    // platform's reference, issue 32; GAPS "web.search").
     if (outputType === 'sourcedAnswer')
-      return c.json({ ...common, answer: answerOf(query, results), sources: sourcesOf(results) });
+      return c.json({
+        data: { answer: answerOf(query, results), sources: sourcesOf(results) },
+        metadata: {
+          query,
+          depth,
+          outputType,
+          timestamp: new Date(ctx.now()).toISOString(),
+          cost: roundUsd(price),
+        },
+        [PRICING_FIELD]: pricing,
+      });
     if (outputType === 'structured')
       return c.json({
         ...common,

@@ -25,14 +25,20 @@ const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).
  * wallet that pays a quote on any rail.
  */
 export function register(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
+  // Each row names its route in `endpoint` and the rails it takes in `schemes` (the platform's
+  // reference, issue 32).
   app.get('/api/v1/x402/endpoints', (c) => {
     const origin = new URL(c.req.url).origin;
     return c.json({
       object: 'list',
       x402Version: 1,
-      schemes: RAILS,
       quote: { headers: { 'x-x402': 'true' }, credentials: 'none' },
-      data: PAYABLE_ROUTES.map((route) => ({ ...route, url: `${origin}${route.path}` })),
+      data: PAYABLE_ROUTES.map(({ path, ...route }) => ({
+        ...route,
+        endpoint: path,
+        url: `${origin}${path}`,
+        schemes: RAILS,
+      })),
     });
   });
 

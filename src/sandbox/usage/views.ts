@@ -39,12 +39,14 @@ export function managementUsage(state: SandboxState, accountId: string) {
     else quotas[name] = quota(counter, resetAt, false);
   }
   const trial = sub.tokenTrial;
+  // `degraded` is sent only when a lookup failed (the platform's reference, issue 32).
+  const degraded = sub.unavailable.some((name) => sub.quotas[name] !== undefined);
   return {
     active: sub.state !== 'inactive',
     state: sub.state,
     limits,
     ...quotas,
-    degraded: sub.unavailable.some((name) => sub.quotas[name] !== undefined),
+    ...(degraded ? { degraded: true } : {}),
     period: { currentPeriodEnd: iso(sub.periodEnd) },
     ...(trial
       ? {

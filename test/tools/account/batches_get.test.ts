@@ -4,7 +4,7 @@ import { useTool } from '../lib.js';
 const t = useTool();
 
 describe('batches_get', () => {
-  it("saves a completed batch's results to a file and previews them", async () => {
+  it("returns a completed batch's short results inline", async () => {
     const listed = await t.h.call('batches_list', { status: ['completed'], limit: 1 });
     const [batch] = (listed.structuredContent as { batches: { id: string }[] }).batches;
     expect(await t.snap('batches_get', { id: batch?.id })).toMatchInlineSnapshot(`
@@ -13,18 +13,23 @@ describe('batches_get', () => {
           "content": [
             {
               "text": "batch_000051 completed anthropic/claude-sandbox <time> 15/16 done, 1 failed
-      16 results saved to <output>/<media:1>.json
       request-1: Sandbox answer 1 of batch_000051.
       request-2: Sandbox answer 2 of batch_000051.
-      request-3: Sandbox answer 3 of batch_000051.",
+      request-3: Sandbox answer 3 of batch_000051.
+      request-4: Sandbox answer 4 of batch_000051.
+      request-5: Sandbox answer 5 of batch_000051.
+      request-6: Sandbox answer 6 of batch_000051.
+      request-7: Sandbox answer 7 of batch_000051.
+      request-8: Sandbox answer 8 of batch_000051.
+      request-9: Sandbox answer 9 of batch_000051.
+      request-10: Sandbox answer 10 of batch_000051.
+      request-11: Sandbox answer 11 of batch_000051.
+      request-12: Sandbox answer 12 of batch_000051.
+      request-13: Sandbox answer 13 of batch_000051.
+      request-14: Sandbox answer 14 of batch_000051.
+      request-15: Sandbox answer 15 of batch_000051.
+      request-16: failed: {"code":"context_length_exceeded","message":"The request is longer than the model context."}",
               "type": "text",
-            },
-            {
-              "description": "<output>/<media:1>.json (10169 bytes)",
-              "mimeType": "application/json",
-              "name": "<media:1>.json",
-              "type": "resource_link",
-              "uri": "orbit://media/<media:1>",
             },
           ],
           "structuredContent": {
@@ -58,12 +63,73 @@ describe('batches_get', () => {
                 "ok": true,
                 "text": "Sandbox answer 3 of batch_000051.",
               },
+              {
+                "id": "request-4",
+                "ok": true,
+                "text": "Sandbox answer 4 of batch_000051.",
+              },
+              {
+                "id": "request-5",
+                "ok": true,
+                "text": "Sandbox answer 5 of batch_000051.",
+              },
+              {
+                "id": "request-6",
+                "ok": true,
+                "text": "Sandbox answer 6 of batch_000051.",
+              },
+              {
+                "id": "request-7",
+                "ok": true,
+                "text": "Sandbox answer 7 of batch_000051.",
+              },
+              {
+                "id": "request-8",
+                "ok": true,
+                "text": "Sandbox answer 8 of batch_000051.",
+              },
+              {
+                "id": "request-9",
+                "ok": true,
+                "text": "Sandbox answer 9 of batch_000051.",
+              },
+              {
+                "id": "request-10",
+                "ok": true,
+                "text": "Sandbox answer 10 of batch_000051.",
+              },
+              {
+                "id": "request-11",
+                "ok": true,
+                "text": "Sandbox answer 11 of batch_000051.",
+              },
+              {
+                "id": "request-12",
+                "ok": true,
+                "text": "Sandbox answer 12 of batch_000051.",
+              },
+              {
+                "id": "request-13",
+                "ok": true,
+                "text": "Sandbox answer 13 of batch_000051.",
+              },
+              {
+                "id": "request-14",
+                "ok": true,
+                "text": "Sandbox answer 14 of batch_000051.",
+              },
+              {
+                "id": "request-15",
+                "ok": true,
+                "text": "Sandbox answer 15 of batch_000051.",
+              },
+              {
+                "id": "request-16",
+                "ok": false,
+                "text": "{"code":"context_length_exceeded","message":"The request is longer than the model context."}",
+              },
             ],
             "results": 16,
-            "results_file": {
-              "path": "<output>/<media:1>.json",
-              "uri": "orbit://media/<media:1>",
-            },
           },
         },
         "sent": [

@@ -29,7 +29,6 @@ describe('usage_get', () => {
               "reserved_usd": 0,
               "spent_usd": 0,
             },
-            "degraded": false,
             "grace_until": null,
             "notes": [],
             "period_end": "<time>",

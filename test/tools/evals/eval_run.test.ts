@@ -92,9 +92,6 @@ describe('eval_run', () => {
             },
             "method": "GET",
             "path": "/api/v1/evals/experiments/evalexp_000001/output_items",
-            "query": {
-              "limit": "500",
-            },
             "status": 200,
           },
         ],

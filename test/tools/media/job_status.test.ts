@@ -16,7 +16,8 @@ describe('job_status', () => {
         "result": {
           "content": [
             {
-              "text": "Audio saved: <output>/<media:1>.mp3 (orbit://media/<media:1>)",
+              "text": "Audio saved: <output>/<media:1>.mp3 (orbit://media/<media:1>)
+      Duration: 8 s",
               "type": "text",
             },
             {
@@ -33,6 +34,7 @@ describe('job_status', () => {
             },
           ],
           "structuredContent": {
+            "duration": "<ms>",
             "kind": "speech",
             "path": "<output>/<media:1>.mp3",
             "run_id": "tts_000001",
@@ -44,12 +46,15 @@ describe('job_status', () => {
           {
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "GET",
             "path": "/api/tts/status",
             "query": {
+              "cost": "0.036",
+              "isApiRequest": "true",
               "model": "tts-studio",
+              "paymentSource": "USD",
               "runId": "tts_000001",
             },
             "status": 200,

@@ -58,8 +58,8 @@ describe('video_extend', () => {
             },
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
               "content-type": "application/json",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "POST",
             "path": "/api/generate-video/extend",
@@ -68,7 +68,7 @@ describe('video_extend', () => {
           {
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "GET",
             "path": "/api/video/status",
@@ -118,8 +118,8 @@ describe('video_extend', () => {
             },
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
               "content-type": "application/json",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "POST",
             "path": "/api/generate-video/extend",

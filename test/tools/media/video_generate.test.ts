@@ -57,7 +57,7 @@ describe('video_generate', () => {
           {
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "GET",
             "path": "/api/video/status",
@@ -121,7 +121,7 @@ describe('video_generate', () => {
           {
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "GET",
             "path": "/api/video/status",

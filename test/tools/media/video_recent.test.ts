@@ -12,14 +12,16 @@ describe('video_recent', () => {
         "result": {
           "content": [
             {
-              "text": "vid_000002 COMPLETED sandbox/video-lite "second"
-      vid_000001 COMPLETED sandbox/video-lite "first"",
+              "text": "vid_000002 COMPLETED sandbox/video-lite <time> "second" (conversation <uuid:1>)
+      vid_000001 COMPLETED sandbox/video-lite <time> "first" (conversation <uuid:2>)",
               "type": "text",
             },
           ],
           "structuredContent": {
             "runs": [
               {
+                "conversation_uuid": "<uuid:1>",
+                "created_at": "<time>",
                 "model": "sandbox/video-lite",
                 "prompt": "second",
                 "run_id": "vid_000002",
@@ -27,6 +29,8 @@ describe('video_recent', () => {
                 "video_url": "http://sandbox/media/tmp/10c668d984d7d778b34d35f5.mp4?expires=<time>",
               },
               {
+                "conversation_uuid": "<uuid:2>",
+                "created_at": "<time>",
                 "model": "sandbox/video-lite",
                 "prompt": "first",
                 "run_id": "vid_000001",
@@ -40,7 +44,7 @@ describe('video_recent', () => {
           {
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "GET",
             "path": "/api/generate-video/recover",
@@ -77,7 +81,7 @@ describe('video_recent', () => {
           {
             "headers": {
               "accept": "application/json",
-              "authorization": "Bearer <secret:demo-key>",
+              "x-api-key": "<secret:demo-key>",
             },
             "method": "GET",
             "path": "/api/generate-video/recover",

@@ -133,7 +133,7 @@ describe('models_get', () => {
               "authorization": "Bearer <secret:demo-key>",
             },
             "method": "GET",
-            "path": "/api/models/openai/gpt-sandbox-mini/providers",
+            "path": "/api/models/openai%2Fgpt-sandbox-mini/providers",
             "status": 200,
           },
         ],

@@ -69,7 +69,7 @@ describe('x402_complete', () => {
               "accept": "application/json",
             },
             "method": "GET",
-            "path": "/api/x402/status/pay_4fdd4cae440a5e5b0665a8e8",
+            "path": "/api/x402/status/pay_8158d63d3a4280633c014904",
             "status": 200,
           },
           {
@@ -77,7 +77,19 @@ describe('x402_complete', () => {
               "accept": "application/json",
             },
             "method": "POST",
-            "path": "/api/x402/complete/pay_4fdd4cae440a5e5b0665a8e8",
+            "path": "/api/x402/complete/pay_8158d63d3a4280633c014904",
+            "status": 200,
+          },
+          {
+            "body": {
+              "outputType": "searchResults",
+              "query": "reusable rockets",
+            },
+            "headers": {
+              "content-type": "application/json",
+            },
+            "method": "POST",
+            "path": "/api/v1/data/web/search",
             "status": 200,
           },
           {
