@@ -8,7 +8,10 @@ import { manageHeapGrowth } from './heap.js';
 import { serveStdio } from './mcp/stdio.js';
 import { startTracing } from './otel/index.js';
 import { createRuntime } from './runtime.js';
+import { secretFlagProblem } from './secret-flags.js';
+import { redact } from './secrets.js';
 import { VERSION } from './version.js';
+import { ENV_PREFIX } from './word.js';
 
 const HELP = `orbit-mcp ${VERSION}: MCP server for the Orbit AI platform
 
@@ -83,6 +86,11 @@ const OPTIONS = {
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
+  const secretFlag = secretFlagProblem(argv, new Set(Object.keys(OPTIONS)));
+  if (secretFlag) {
+    process.stderr.write(`orbit-mcp: ${secretFlag}\nRun orbit-mcp --help for usage.\n`);
+    return 2;
+  }
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -120,9 +128,22 @@ export async function main(argv: string[]): Promise<number> {
     await sandbox.close();
     return 0;
   }
+  if ((values['management-token'] || values.session) && command !== 'login') {
+    process.stderr.write(
+      `orbit-mcp: --management-token and --session belong to \`orbit-mcp login\`, which reads the value from stdin; a server reads ${ENV_PREFIX}MANAGEMENT_TOKEN and ${ENV_PREFIX}SESSION.\n`,
+    );
+    return 2;
+  }
   const accountCommand = (['login', 'logout', 'whoami'] as const).find((name) => name === command);
   if (command !== undefined && !accountCommand && command !== 'doctor') {
-    process.stderr.write(`Unknown command "${command}". Run orbit-mcp --help for usage.\n`);
+    // A secret pasted where a command goes is not echoed back.
+    process.stderr.write(`Unknown command "${redact(command)}". Run orbit-mcp --help for usage.\n`);
+    return 2;
+  }
+  if (positionals.length > 1) {
+    process.stderr.write(
+      `orbit-mcp ${command}: takes no further arguments (secrets are read from the environment or stdin, never from the command line). Run orbit-mcp --help for usage.\n`,
+    );
     return 2;
   }
 

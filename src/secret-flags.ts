@@ -1,0 +1,40 @@
+import { ENV_PREFIX } from './word.js';
+
+/**
+ * Flags people reach for to hand over a secret (`--api-key sk-...`, `--token=...`). Secrets come
+ * from the environment only, so they never show in process lists; such a flag gets a line that
+ * names the variable to set instead of Node's generic "Unknown option". The value is never echoed.
+ */
+
+const SECRET_WORDS = /(?:^|-)(?:key|apikey|token|secret|password|passwd|cookie|session|bearer|credentials?)$/;
+
+/** `--management-token` and `--session` are `login`'s switches: they take no value (it is read from stdin). */
+const LOGIN_SWITCHES = new Set(['management-token', 'session']);
+
+/** The environment variable a secret-looking flag stands for. */
+function variableFor(name: string): string {
+  if (name.includes('management')) return `${ENV_PREFIX}MANAGEMENT_TOKEN`;
+  if (name.includes('session') || name.includes('cookie')) return `${ENV_PREFIX}SESSION`;
+  return `${ENV_PREFIX}API_KEY`;
+}
+
+/**
+ * The problem with the first secret-looking flag in `argv`, or undefined. `known` are the option
+ * names the CLI accepts (only a value given to one of login's switches is refused among them).
+ */
+export function secretFlagProblem(argv: readonly string[], known: ReadonlySet<string>): string | undefined {
+  for (const arg of argv) {
+    if (arg === '--') return undefined;
+    const match = /^--?([^=]+)(=.*)?$/s.exec(arg);
+    if (!match) continue;
+    const given = match[1]!;
+    const name = given.toLowerCase().replaceAll('_', '-');
+    if (known.has(given)) {
+      if (!LOGIN_SWITCHES.has(given) || match[2] === undefined) continue;
+      return `--${given} takes no value: secrets come from the environment (${variableFor(name)}), never from flags, so they do not show in process lists. Set ${variableFor(name)}, or pipe the value to \`orbit-mcp login --${given}\`.`;
+    }
+    if (!SECRET_WORDS.test(name)) continue;
+    return `--${given} is not an option: secrets come from the environment (${variableFor(name)}), never from flags, so they do not show in process lists. Set ${variableFor(name)} instead.`;
+  }
+  return undefined;
+}
