@@ -4,6 +4,7 @@ import { prompts } from '../prompts/index.js';
 import { resources } from '../resources/index.js';
 import { toolCatalog } from '../tools/index.js';
 import { ConfigError, type ConfigInput, emptyToolsetsWarning, loadConfig } from './config.js';
+import { CREDENTIAL_KINDS, type CredentialKind } from './credentials.js';
 import { manageHeapGrowth } from './heap.js';
 import { serveStdio } from './mcp/stdio.js';
 import { startTracing } from './otel/index.js';
@@ -24,8 +25,10 @@ Usage:
   orbit-mcp login --management-token | --session   store one read from stdin (never from argv)
   orbit-mcp logout                 remove the stored credentials of this platform
   orbit-mcp whoami                 platform and which credentials are present (never values)
-  orbit-mcp doctor [--json]        check the platform's replies against the tools' schemas through
-                                   free routes only; exit 0 when nothing drifted
+  orbit-mcp doctor [--json] [--require api_key,management_token,session|all]
+                                   check the platform's replies against the tools' schemas through
+                                   free routes only; exit 0 all checked and ok, 1 drift, 2 a route
+                                   unreachable or skipped for want of a required credential
 
 Options:
   --sandbox               start the offline sandbox in-process and use it
@@ -81,6 +84,7 @@ const OPTIONS = {
   'management-token': { type: 'boolean' },
   session: { type: 'boolean' },
   json: { type: 'boolean' },
+  require: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -131,6 +135,13 @@ export async function main(argv: string[]): Promise<number> {
   if ((values['management-token'] || values.session) && command !== 'login') {
     process.stderr.write(
       `orbit-mcp: --management-token and --session belong to \`orbit-mcp login\`, which reads the value from stdin; a server reads ${ENV_PREFIX}MANAGEMENT_TOKEN and ${ENV_PREFIX}SESSION.\n`,
+    );
+    return 2;
+  }
+  const require = parseRequired(values.require);
+  if (require instanceof Error || (require.length > 0 && command !== 'doctor')) {
+    process.stderr.write(
+      `${require instanceof Error ? require.message : '--require belongs to `orbit-mcp doctor`.'}\n`,
     );
     return 2;
   }
@@ -191,7 +202,7 @@ export async function main(argv: string[]): Promise<number> {
       import('./doctor/command.js'),
       import('../tools/doctor-routes.js'),
     ]);
-    const { code } = await doctorCommand(runtime, FREE_ROUTES, { json: values.json });
+    const { code } = await doctorCommand(runtime, FREE_ROUTES, { json: values.json, require });
     await runtime.close();
     return code;
   }
@@ -243,6 +254,22 @@ function parsePort(value: string | undefined): number | undefined | Error {
     return new Error(`--port: "${value}" is not a port number (0..65535; 0 picks a free port).`);
   }
   return port;
+}
+
+/** `doctor --require a,b`: the credentials whose routes must be checked, or `all`. */
+function parseRequired(value: string | undefined): CredentialKind[] | Error {
+  if (value === undefined) return [];
+  const kinds: CredentialKind[] = [];
+  for (const word of value.split(',').map((part) => part.trim().replaceAll('-', '_'))) {
+    const kind = CREDENTIAL_KINDS.find((known) => known === word);
+    if (word === 'all') kinds.push(...CREDENTIAL_KINDS);
+    else if (kind) kinds.push(kind);
+    else
+      return new Error(
+        `--require: "${word}" is not a credential kind; use api_key, management_token, session (comma-separated) or all.`,
+      );
+  }
+  return kinds;
 }
 
 /** After a drained shutdown, how long open handles may keep the process before it exits anyway. */

@@ -118,4 +118,12 @@ describe('the README quick start', () => {
     // The bundle is a folder: the entry file alone cannot run.
     expect(README).toContain('dist/chunks/');
   });
+
+  it('says what each doctor exit code means', () => {
+    const section = README.slice(README.indexOf('## Check a platform'), README.indexOf('## Troubleshooting'));
+    expect(section).toMatch(/\*\*0\*\* every route was checked and none drifted/);
+    expect(section).toMatch(/\*\*1\*\* a route drifted/);
+    expect(section).toMatch(/\*\*2\*\* nothing drifted but a route could not be checked/);
+    expect(section).toContain('--require');
+  });
 });
