@@ -23,8 +23,10 @@ Usage:
   orbit-mcp sandbox [--port N]     run the sandbox platform emulator alone
   orbit-mcp login                  sign in through the browser; the key is stored for this platform
   orbit-mcp login --management-token | --session   store one read from stdin (never from argv)
-  orbit-mcp logout                 remove the stored credentials of this platform
-  orbit-mcp whoami                 platform and which credentials are present (never values)
+  orbit-mcp logout [--all]         remove the stored credentials of the configured platform (or
+                                   --base-url), or of every platform with --all; says what went
+  orbit-mcp whoami                 platform and which credentials are present (never values); with
+                                   no platform configured, every platform that has stored ones
   orbit-mcp doctor [--json] [--require api_key,management_token,session|all]
                                    check the platform's replies against the tools' schemas through
                                    free routes only; exit 0 all checked and ok, 1 drift, 2 a route
@@ -84,6 +86,7 @@ const OPTIONS = {
   'management-token': { type: 'boolean' },
   session: { type: 'boolean' },
   json: { type: 'boolean' },
+  all: { type: 'boolean' },
   require: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -145,6 +148,10 @@ export async function main(argv: string[]): Promise<number> {
     );
     return 2;
   }
+  if (values.all && command !== 'logout') {
+    process.stderr.write('--all belongs to `orbit-mcp logout`.\n');
+    return 2;
+  }
   const accountCommand = (['login', 'logout', 'whoami'] as const).find((name) => name === command);
   if (command !== undefined && !accountCommand && command !== 'doctor') {
     // A secret pasted where a command goes is not echoed back.
@@ -191,6 +198,7 @@ export async function main(argv: string[]): Promise<number> {
       managementToken: values['management-token'],
       session: values.session,
       sandbox: values.sandbox,
+      all: values.all,
     });
   }
   const runtime = await createRuntime(config, {

@@ -1,10 +1,9 @@
 import type { Config } from '../config.js';
-import { type Credential, HOW_TO_GET } from '../credentials.js';
 import { ENV_PREFIX } from '../word.js';
+import { logout, whoami } from './account-report.js';
 import { isDesktop, openBrowser } from './desktop.js';
 import { startShortcut } from './shortcut.js';
 import { CredentialStore } from './store.js';
-import { StoredCredentials } from './stored.js';
 
 /** `orbit-mcp login | logout | whoami`: sign-in and the credential file from a terminal. */
 
@@ -15,6 +14,8 @@ export interface AccountOptions {
   managementToken?: boolean;
   session?: boolean;
   sandbox?: boolean;
+  /** `logout --all`: every platform's stored credentials. */
+  all?: boolean;
   /** How long `login` waits for the browser. */
   waitMs?: number;
 }
@@ -35,21 +36,7 @@ export async function runAccountCommand(
   const store = new CredentialStore(undefined, (message) => say(`warning: ${message}`));
   const platform = config.baseUrl;
   if (command === 'whoami') return whoami(config, store);
-  if (command === 'logout') {
-    if (!platform) {
-      const existed = store.clear();
-      say(existed ? `Removed ${store.path}.` : 'Nothing was stored.');
-      return 0;
-    }
-    const removed = store.forget(platform);
-    say(
-      removed.length
-        ? `Removed the stored ${removed.join(', ')} for ${platform}.`
-        : `Nothing was stored for ${platform}.`,
-    );
-    if (config.apiKey) say(`${ENV_PREFIX}API_KEY is still set in the environment.`);
-    return 0;
-  }
+  if (command === 'logout') return logout(config, store, options.all === true);
   if (!platform) {
     say(`No platform configured: set ${ENV_PREFIX}BASE_URL or pass --base-url.`);
     return 2;
@@ -109,29 +96,6 @@ async function login(
   say(`Signed in to ${platform}. The key is stored in ${store.path} (readable only by you).`);
   if (config.apiKey)
     say(`Note: ${ENV_PREFIX}API_KEY is set in the environment and takes precedence over the stored key.`);
-  return 0;
-}
-
-function whoami(config: Config, store: CredentialStore): number {
-  const explicit: Credential[] = [];
-  if (config.apiKey) explicit.push({ kind: 'api_key', value: config.apiKey, source: 'env' });
-  if (config.managementToken)
-    explicit.push({ kind: 'management_token', value: config.managementToken, source: 'env' });
-  if (config.session) explicit.push({ kind: 'session', value: config.session, source: 'env' });
-  const lines = [`platform: ${config.baseUrl ?? `none (set ${ENV_PREFIX}BASE_URL)`}`];
-  const status = config.baseUrl
-    ? new StoredCredentials({ explicit, platform: config.baseUrl, store, signIn: false }).describe()
-    : (['api_key', 'management_token', 'session'] as const).map((kind) => {
-        const found = explicit.find((c) => c.kind === kind);
-        return { kind, present: found !== undefined, source: found?.source };
-      });
-  for (const entry of status) {
-    lines.push(
-      `${entry.kind}: ${entry.present ? `yes (from ${entry.source})` : `no. ${HOW_TO_GET[entry.kind]}`}`,
-    );
-  }
-  lines.push(`credential file: ${store.path}`);
-  process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }
 
