@@ -36,7 +36,8 @@ main(process.argv.slice(2)).then(
 function startProblem(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const missing =
-    (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /[\\/]chunks[\\/]/.test(message);
+    (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
+    (message.includes('/chunks/') || message.includes('\\chunks\\'));
   if (!missing) return message;
   const chunks = join(dirname(fileURLToPath(import.meta.url)), 'chunks');
   return `orbit-mcp.js loads its code from the chunks/ folder beside it, and ${chunks} is missing or incomplete. To run it elsewhere, copy the whole dist folder, not the one file (in a checkout, \`npm run build\` writes it).`;
