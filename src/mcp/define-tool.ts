@@ -83,6 +83,11 @@ interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
    * (default: what the call reserved). The job's cost settles it when a later call learns it.
    */
   deferred?(result: z.infer<O>): { jobId: string; usd?: number } | undefined;
+  /**
+   * An address the person pasted back from a browser that could not reach this machine, carried
+   * by one of its arguments: the sign-in step finishes the flow in progress with it.
+   */
+  pastedSignIn?(args: z.infer<I>): string | undefined;
 }
 
 /**

@@ -164,7 +164,7 @@ async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: Server
     const context = deps.contextFor(ctx, progress, { confirm: confirmer(channel) });
     const credentials = context.credentials;
     if (operation.credential === 'api_key' && credentials.signIn && !credentials.get('api_key')) {
-      await credentials.signIn(signInPrompt(channel, progress));
+      await credentials.signIn(signInPrompt(channel, progress, tool.pastedSignIn?.(parsed as never)));
     }
     const reservation =
       operation.nature === 'spend' ? await reserveFor(deps.budget, tool, parsed, context) : undefined;
