@@ -21,7 +21,9 @@ Usage:
   orbit-mcp --http [--port 8787]   serve MCP over Streamable HTTP at /mcp
   orbit-mcp --sandbox              run against the built-in offline sandbox (free, deterministic)
   orbit-mcp sandbox [--port N]     run the sandbox platform emulator alone
-  orbit-mcp login                  sign in through the browser; the key is stored for this platform
+  orbit-mcp login [--paste]        sign in through the browser; the key is stored for this platform.
+                                   With --paste (automatic over SSH, in a container, without a
+                                   display) the address the browser ends on can be pasted back
   orbit-mcp login --management-token | --session   store one read from stdin (never from argv)
   orbit-mcp logout [--all]         remove the stored credentials of the configured platform (or
                                    --base-url), or of every platform with --all; says what went
@@ -87,6 +89,7 @@ const OPTIONS = {
   session: { type: 'boolean' },
   json: { type: 'boolean' },
   all: { type: 'boolean' },
+  paste: { type: 'boolean' },
   require: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -148,6 +151,10 @@ export async function main(argv: string[]): Promise<number> {
     );
     return 2;
   }
+  if (values.paste && command !== 'login') {
+    process.stderr.write('--paste belongs to `orbit-mcp login`.\n');
+    return 2;
+  }
   if (values.all && command !== 'logout') {
     process.stderr.write('--all belongs to `orbit-mcp logout`.\n');
     return 2;
@@ -199,6 +206,7 @@ export async function main(argv: string[]): Promise<number> {
       session: values.session,
       sandbox: values.sandbox,
       all: values.all,
+      paste: values.paste,
     });
   }
   const runtime = await createRuntime(config, {

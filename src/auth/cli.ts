@@ -1,8 +1,9 @@
+import { createInterface } from 'node:readline';
 import type { Config } from '../config.js';
 import { ENV_PREFIX } from '../word.js';
 import { logout, whoami } from './account-report.js';
-import { isDesktop, openBrowser } from './desktop.js';
-import { startShortcut } from './shortcut.js';
+import { browserElsewhere, isDesktop, openBrowser } from './desktop.js';
+import { type ShortcutFlow, startShortcut } from './shortcut.js';
 import { CredentialStore } from './store.js';
 
 /** `orbit-mcp login | logout | whoami`: sign-in and the credential file from a terminal. */
@@ -16,6 +17,8 @@ export interface AccountOptions {
   sandbox?: boolean;
   /** `logout --all`: every platform's stored credentials. */
   all?: boolean;
+  /** `login --paste`: the browser is on another machine; the address it ends on is pasted back here. */
+  paste?: boolean;
   /** How long `login` waits for the browser. */
   waitMs?: number;
 }
@@ -52,14 +55,15 @@ export async function runAccountCommand(
     say(`Stored the ${kind.replace('_', ' ')} for ${platform} in ${store.path}.`);
     return 0;
   }
-  return login(platform, store, config, options.waitMs ?? 300_000);
+  const paste = options.paste || browserElsewhere();
+  return login(platform, store, config, { waitMs: options.waitMs ?? 300_000, paste });
 }
 
 async function login(
   platform: string,
   store: CredentialStore,
   config: Config,
-  waitMs: number,
+  { waitMs, paste }: { waitMs: number; paste: boolean },
 ): Promise<number> {
   const flow = await startShortcut({ baseUrl: platform, clientName: 'orbit-mcp', ttlMs: waitMs });
   const opened = isDesktop() && (await openBrowser(flow.url));
@@ -69,13 +73,20 @@ async function login(
       : 'Open this link in a browser to sign in:',
   );
   say(`  ${flow.url}`);
+  if (paste) {
+    say(
+      `After you approve, the browser goes to ${flow.redirectUri}?code=... on this machine. If that page does not load (the browser is on another machine), copy its whole address from the address bar, paste it here and press Enter (only the code will do too).`,
+    );
+  }
   say(`Waiting for approval (up to ${Math.round(waitMs / 60_000)} min; Ctrl-C cancels)...`);
   const cancel = () => flow.cancel();
   process.once('SIGINT', cancel);
   // The loopback listener does not hold the process open by itself; this timer does, until the flow settles.
   const keepAlive = setInterval(() => {}, 1_000);
+  const stopReading = paste ? readPastedAddresses(flow) : () => {};
   const result = await flow.result.finally(() => {
     clearInterval(keepAlive);
+    stopReading();
     process.off('SIGINT', cancel);
   });
   if (!result.ok) {
@@ -97,6 +108,25 @@ async function login(
   if (config.apiKey)
     say(`Note: ${ENV_PREFIX}API_KEY is set in the environment and takes precedence over the stored key.`);
   return 0;
+}
+
+/**
+ * Hands each line typed or pasted on stdin to the flow, saying why one is refused (another
+ * attempt's address, not an address at all) and waiting for the next; the loopback listens all
+ * the while. Returns what stops reading.
+ */
+function readPastedAddresses(flow: ShortcutFlow): () => void {
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  lines.on('line', (line) => {
+    if (!line.trim()) return;
+    void flow.complete(line).then((answer) => {
+      if (!answer.accepted) say(`Not accepted: ${answer.reason}`);
+    });
+  });
+  return () => {
+    lines.close();
+    process.stdin.destroy();
+  };
 }
 
 /** Reads one line from stdin; on a terminal it is not echoed. */
