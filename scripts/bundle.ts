@@ -18,8 +18,9 @@ export interface Bundled {
  * transport) stays out of start-up. But it makes one chunk per distinct set of importers, and the
  * stdio start path came out as 20 small files; on Node 20 each costs the ESM loader a resolve,
  * read, compile and link (about 13 ms in all, measured against a 3-file start). Rolldown then
- * re-chunks esbuild's output into two start-up groups: what the entry imports statically, and
- * what its first dynamic import (the CLI, imported after Node's compile cache is switched on)
+ * re-chunks esbuild's output into start-up groups, one for what the entry imports statically and
+ * one for each of its dynamic imports in order (orbit-mcp's entry imports only Node's modules
+ * statically, then what the compile cache needs, then the CLI), each group with what that import
  * imports statically. Everything else keeps esbuild's lazy chunks.
  */
 export async function bundle(
@@ -61,7 +62,7 @@ export async function bundle(
 }
 
 /** Of two groups that reach a module, the first listed takes it: the entry's own imports first. */
-function startGroups(metafile: Metafile, name: string) {
+export function startGroups(metafile: Metafile, name: string) {
   const outputs = metafile.outputs;
   const path = Object.keys(outputs).find((file) => file.endsWith(`/${name}.js`));
   if (!path) throw new Error(`esbuild wrote no ${name}.js`);
@@ -73,18 +74,22 @@ function startGroups(metafile: Metafile, name: string) {
     }
     return into;
   };
-  const boot = staticClosure(path);
-  const firstLazy = outputs[path]!.imports.find((i) => i.kind === 'dynamic-import' && !i.external)?.path;
-  const start = firstLazy ? staticClosure(firstLazy, new Set([firstLazy])) : new Set<string>();
-  for (const file of boot) start.delete(file);
+  const lazy = outputs[path]!.imports.filter((i) => i.kind === 'dynamic-import' && !i.external);
+  const taken = new Set<string>();
+  const groups = [staticClosure(path), ...lazy.map((i) => staticClosure(i.path, new Set([i.path])))].map(
+    (files) => {
+      const own = new Set([...files].filter((file) => !taken.has(file)));
+      for (const file of own) taken.add(file);
+      return own;
+    },
+  );
   const matcher = (files: Set<string>) => {
     const absolute = new Set([...files].map((file) => resolve(file)));
     return (id: string) => absolute.has(id);
   };
-  return [
-    { name: `${name}-boot`, test: matcher(boot) },
-    { name: `${name}-start`, test: matcher(start) },
-  ];
+  return groups
+    .filter((files) => files.size > 0)
+    .map((files, index) => ({ name: `${name}-${index === 0 ? 'boot' : 'start'}`, test: matcher(files) }));
 }
 
 async function measure(dir: string): Promise<Bundled> {

@@ -4,11 +4,15 @@ import { prompts } from '../prompts/index.js';
 import { resources } from '../resources/index.js';
 import { toolCatalog } from '../tools/index.js';
 import { ConfigError, type ConfigInput, emptyToolsetsWarning, loadConfig } from './config.js';
+import { CREDENTIAL_KINDS, type CredentialKind } from './credentials.js';
 import { manageHeapGrowth } from './heap.js';
 import { serveStdio } from './mcp/stdio.js';
 import { startTracing } from './otel/index.js';
 import { createRuntime } from './runtime.js';
+import { secretFlagProblem } from './secret-flags.js';
+import { redact } from './secrets.js';
 import { VERSION } from './version.js';
+import { ENV_PREFIX } from './word.js';
 
 const HELP = `orbit-mcp ${VERSION}: MCP server for the Orbit AI platform
 
@@ -17,12 +21,18 @@ Usage:
   orbit-mcp --http [--port 8787]   serve MCP over Streamable HTTP at /mcp
   orbit-mcp --sandbox              run against the built-in offline sandbox (free, deterministic)
   orbit-mcp sandbox [--port N]     run the sandbox platform emulator alone
-  orbit-mcp login                  sign in through the browser; the key is stored for this platform
+  orbit-mcp login [--paste]        sign in through the browser; the key is stored for this platform.
+                                   With --paste (automatic over SSH, in a container, without a
+                                   display) the address the browser ends on can be pasted back
   orbit-mcp login --management-token | --session   store one read from stdin (never from argv)
-  orbit-mcp logout                 remove the stored credentials of this platform
-  orbit-mcp whoami                 platform and which credentials are present (never values)
-  orbit-mcp doctor [--json]        check the platform's replies against the tools' schemas through
-                                   free routes only; exit 0 when nothing drifted
+  orbit-mcp logout [--all]         remove the stored credentials of the configured platform (or
+                                   --base-url), or of every platform with --all; says what went
+  orbit-mcp whoami                 platform and which credentials are present (never values); with
+                                   no platform configured, every platform that has stored ones
+  orbit-mcp doctor [--json] [--require api_key,management_token,session|all]
+                                   check the platform's replies against the tools' schemas through
+                                   free routes only; exit 0 all checked and ok, 1 drift, 2 a route
+                                   unreachable or skipped for want of a required credential
 
 Options:
   --sandbox               start the offline sandbox in-process and use it
@@ -78,11 +88,19 @@ const OPTIONS = {
   'management-token': { type: 'boolean' },
   session: { type: 'boolean' },
   json: { type: 'boolean' },
+  all: { type: 'boolean' },
+  paste: { type: 'boolean' },
+  require: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
+  const secretFlag = secretFlagProblem(argv, new Set(Object.keys(OPTIONS)));
+  if (secretFlag) {
+    process.stderr.write(`orbit-mcp: ${secretFlag}\nRun orbit-mcp --help for usage.\n`);
+    return 2;
+  }
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -120,9 +138,37 @@ export async function main(argv: string[]): Promise<number> {
     await sandbox.close();
     return 0;
   }
+  if ((values['management-token'] || values.session) && command !== 'login') {
+    process.stderr.write(
+      `orbit-mcp: --management-token and --session belong to \`orbit-mcp login\`, which reads the value from stdin; a server reads ${ENV_PREFIX}MANAGEMENT_TOKEN and ${ENV_PREFIX}SESSION.\n`,
+    );
+    return 2;
+  }
+  const require = parseRequired(values.require);
+  if (require instanceof Error || (require.length > 0 && command !== 'doctor')) {
+    process.stderr.write(
+      `${require instanceof Error ? require.message : '--require belongs to `orbit-mcp doctor`.'}\n`,
+    );
+    return 2;
+  }
+  if (values.paste && command !== 'login') {
+    process.stderr.write('--paste belongs to `orbit-mcp login`.\n');
+    return 2;
+  }
+  if (values.all && command !== 'logout') {
+    process.stderr.write('--all belongs to `orbit-mcp logout`.\n');
+    return 2;
+  }
   const accountCommand = (['login', 'logout', 'whoami'] as const).find((name) => name === command);
   if (command !== undefined && !accountCommand && command !== 'doctor') {
-    process.stderr.write(`Unknown command "${command}". Run orbit-mcp --help for usage.\n`);
+    // A secret pasted where a command goes is not echoed back.
+    process.stderr.write(`Unknown command "${redact(command)}". Run orbit-mcp --help for usage.\n`);
+    return 2;
+  }
+  if (positionals.length > 1) {
+    process.stderr.write(
+      `orbit-mcp ${command}: takes no further arguments (secrets are read from the environment or stdin, never from the command line). Run orbit-mcp --help for usage.\n`,
+    );
     return 2;
   }
 
@@ -159,6 +205,8 @@ export async function main(argv: string[]): Promise<number> {
       managementToken: values['management-token'],
       session: values.session,
       sandbox: values.sandbox,
+      all: values.all,
+      paste: values.paste,
     });
   }
   const runtime = await createRuntime(config, {
@@ -170,7 +218,7 @@ export async function main(argv: string[]): Promise<number> {
       import('./doctor/command.js'),
       import('../tools/doctor-routes.js'),
     ]);
-    const { code } = await doctorCommand(runtime, FREE_ROUTES, { json: values.json });
+    const { code } = await doctorCommand(runtime, FREE_ROUTES, { json: values.json, require });
     await runtime.close();
     return code;
   }
@@ -222,6 +270,22 @@ function parsePort(value: string | undefined): number | undefined | Error {
     return new Error(`--port: "${value}" is not a port number (0..65535; 0 picks a free port).`);
   }
   return port;
+}
+
+/** `doctor --require a,b`: the credentials whose routes must be checked, or `all`. */
+function parseRequired(value: string | undefined): CredentialKind[] | Error {
+  if (value === undefined) return [];
+  const kinds: CredentialKind[] = [];
+  for (const word of value.split(',').map((part) => part.trim().replaceAll('-', '_'))) {
+    const kind = CREDENTIAL_KINDS.find((known) => known === word);
+    if (word === 'all') kinds.push(...CREDENTIAL_KINDS);
+    else if (kind) kinds.push(kind);
+    else
+      return new Error(
+        `--require: "${word}" is not a credential kind; use api_key, management_token, session (comma-separated) or all.`,
+      );
+  }
+  return kinds;
 }
 
 /** After a drained shutdown, how long open handles may keep the process before it exits anyway. */

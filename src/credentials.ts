@@ -52,6 +52,15 @@ export interface SignInPrompt {
     message: string,
     url: string,
   ): Promise<{ action: 'accept' | 'decline' | 'cancel'; completed(): Promise<void> }>;
+  /**
+   * Form elicitation, present when the client can show a form: asks the person for the address
+   * their browser ended on (when it could not reach this machine). The text, or undefined when
+   * they declined. `signal` withdraws the question (the sign-in finished another way). May throw
+   * AskFirst, as showUrl may.
+   */
+  askPaste?(message: string, signal: AbortSignal): Promise<string | undefined>;
+  /** An address the person pasted, handed to this call (auth_login's `callback_url`). */
+  pasted?: string;
 }
 
 export interface CredentialProvider {

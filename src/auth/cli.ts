@@ -1,10 +1,10 @@
+import { createInterface } from 'node:readline';
 import type { Config } from '../config.js';
-import { type Credential, HOW_TO_GET } from '../credentials.js';
 import { ENV_PREFIX } from '../word.js';
-import { isDesktop, openBrowser } from './desktop.js';
-import { startShortcut } from './shortcut.js';
+import { logout, whoami } from './account-report.js';
+import { browserElsewhere, isDesktop, openBrowser } from './desktop.js';
+import { type ShortcutFlow, startShortcut } from './shortcut.js';
 import { CredentialStore } from './store.js';
-import { StoredCredentials } from './stored.js';
 
 /** `orbit-mcp login | logout | whoami`: sign-in and the credential file from a terminal. */
 
@@ -15,6 +15,10 @@ export interface AccountOptions {
   managementToken?: boolean;
   session?: boolean;
   sandbox?: boolean;
+  /** `logout --all`: every platform's stored credentials. */
+  all?: boolean;
+  /** `login --paste`: the browser is on another machine; the address it ends on is pasted back here. */
+  paste?: boolean;
   /** How long `login` waits for the browser. */
   waitMs?: number;
 }
@@ -35,21 +39,7 @@ export async function runAccountCommand(
   const store = new CredentialStore(undefined, (message) => say(`warning: ${message}`));
   const platform = config.baseUrl;
   if (command === 'whoami') return whoami(config, store);
-  if (command === 'logout') {
-    if (!platform) {
-      const existed = store.clear();
-      say(existed ? `Removed ${store.path}.` : 'Nothing was stored.');
-      return 0;
-    }
-    const removed = store.forget(platform);
-    say(
-      removed.length
-        ? `Removed the stored ${removed.join(', ')} for ${platform}.`
-        : `Nothing was stored for ${platform}.`,
-    );
-    if (config.apiKey) say(`${ENV_PREFIX}API_KEY is still set in the environment.`);
-    return 0;
-  }
+  if (command === 'logout') return logout(config, store, options.all === true);
   if (!platform) {
     say(`No platform configured: set ${ENV_PREFIX}BASE_URL or pass --base-url.`);
     return 2;
@@ -65,14 +55,15 @@ export async function runAccountCommand(
     say(`Stored the ${kind.replace('_', ' ')} for ${platform} in ${store.path}.`);
     return 0;
   }
-  return login(platform, store, config, options.waitMs ?? 300_000);
+  const paste = options.paste || browserElsewhere();
+  return login(platform, store, config, { waitMs: options.waitMs ?? 300_000, paste });
 }
 
 async function login(
   platform: string,
   store: CredentialStore,
   config: Config,
-  waitMs: number,
+  { waitMs, paste }: { waitMs: number; paste: boolean },
 ): Promise<number> {
   const flow = await startShortcut({ baseUrl: platform, clientName: 'orbit-mcp', ttlMs: waitMs });
   const opened = isDesktop() && (await openBrowser(flow.url));
@@ -82,13 +73,20 @@ async function login(
       : 'Open this link in a browser to sign in:',
   );
   say(`  ${flow.url}`);
+  if (paste) {
+    say(
+      `After you approve, the browser goes to ${flow.redirectUri}?code=... on this machine. If that page does not load (the browser is on another machine), copy its whole address from the address bar, paste it here and press Enter (only the code will do too).`,
+    );
+  }
   say(`Waiting for approval (up to ${Math.round(waitMs / 60_000)} min; Ctrl-C cancels)...`);
   const cancel = () => flow.cancel();
   process.once('SIGINT', cancel);
   // The loopback listener does not hold the process open by itself; this timer does, until the flow settles.
   const keepAlive = setInterval(() => {}, 1_000);
+  const stopReading = paste ? readPastedAddresses(flow) : () => {};
   const result = await flow.result.finally(() => {
     clearInterval(keepAlive);
+    stopReading();
     process.off('SIGINT', cancel);
   });
   if (!result.ok) {
@@ -112,27 +110,23 @@ async function login(
   return 0;
 }
 
-function whoami(config: Config, store: CredentialStore): number {
-  const explicit: Credential[] = [];
-  if (config.apiKey) explicit.push({ kind: 'api_key', value: config.apiKey, source: 'env' });
-  if (config.managementToken)
-    explicit.push({ kind: 'management_token', value: config.managementToken, source: 'env' });
-  if (config.session) explicit.push({ kind: 'session', value: config.session, source: 'env' });
-  const lines = [`platform: ${config.baseUrl ?? `none (set ${ENV_PREFIX}BASE_URL)`}`];
-  const status = config.baseUrl
-    ? new StoredCredentials({ explicit, platform: config.baseUrl, store, signIn: false }).describe()
-    : (['api_key', 'management_token', 'session'] as const).map((kind) => {
-        const found = explicit.find((c) => c.kind === kind);
-        return { kind, present: found !== undefined, source: found?.source };
-      });
-  for (const entry of status) {
-    lines.push(
-      `${entry.kind}: ${entry.present ? `yes (from ${entry.source})` : `no. ${HOW_TO_GET[entry.kind]}`}`,
-    );
-  }
-  lines.push(`credential file: ${store.path}`);
-  process.stdout.write(`${lines.join('\n')}\n`);
-  return 0;
+/**
+ * Hands each line typed or pasted on stdin to the flow, saying why one is refused (another
+ * attempt's address, not an address at all) and waiting for the next; the loopback listens all
+ * the while. Returns what stops reading.
+ */
+function readPastedAddresses(flow: ShortcutFlow): () => void {
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  lines.on('line', (line) => {
+    if (!line.trim()) return;
+    void flow.complete(line).then((answer) => {
+      if (!answer.accepted) say(`Not accepted: ${answer.reason}`);
+    });
+  });
+  return () => {
+    lines.close();
+    process.stdin.destroy();
+  };
 }
 
 /** Reads one line from stdin; on a terminal it is not echoed. */

@@ -2,10 +2,12 @@ import { parseBoolean } from '../config.js';
 import { ENV_PREFIX } from '../word.js';
 
 export const NO_BROWSER_ENV = `${ENV_PREFIX}NO_BROWSER`;
+/** On: the browser is on another machine, so sign-in ends by pasting its address back; off: it is here. */
+export const SIGN_IN_PASTE_ENV = `${ENV_PREFIX}SIGN_IN_PASTE`;
 
 /**
  * Whether a browser can be opened for the person at this machine: not in CI, not when switched
- * off, and on Linux only with a display (an SSH session or a container has none).
+ * off, and only where this machine shows one to the person (see browserHere).
  */
 export function isDesktop(
   env: NodeJS.ProcessEnv = process.env,
@@ -13,7 +15,30 @@ export function isDesktop(
 ): boolean {
   // Set to anything but an off word (0/false/no/off), each switches the browser off.
   if (isOn(env.CI) || isOn(env[NO_BROWSER_ENV])) return false;
-  if (platform === 'darwin' || platform === 'win32') return true;
+  return browserHere(env, platform);
+}
+
+/**
+ * Whether the person's browser is probably on another machine, so the platform's redirect to the
+ * loopback callback here cannot reach it and the person pastes the address back: this machine
+ * shows no browser (an SSH session without X forwarding, a container, Linux without a display),
+ * or the person says so (ORBIT_SIGN_IN_PASTE=1; =0 says the browser is here after all).
+ */
+export function browserElsewhere(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
+  const said = env[SIGN_IN_PASTE_ENV]?.trim() ? parseBoolean(env[SIGN_IN_PASTE_ENV]) : undefined;
+  return said ?? !browserHere(env, platform);
+}
+
+/**
+ * A browser started here is seen by the person: macOS and Windows unless reached over SSH, Linux
+ * with a display (which an SSH session has only with X forwarding, whose browser then runs here).
+ */
+function browserHere(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): boolean {
+  if (platform === 'darwin' || platform === 'win32')
+    return !(env.SSH_CONNECTION || env.SSH_CLIENT || env.SSH_TTY);
   return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
 }
 

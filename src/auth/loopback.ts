@@ -31,6 +31,22 @@ export interface Loopback {
   /** `http://127.0.0.1:<port>/callback`: loopback HTTP with an explicit port (spec 1 §4.2). */
   redirectUri: string;
   close(): void;
+  /**
+   * Takes the one callback for an address the person pasted instead: false when a callback was
+   * already handled (here or pasted). A request arriving afterwards is told the sign-in finished.
+   */
+  claim(): boolean;
+  /** Gives a claim back: the pasted code was refused and may not have been this flow's. */
+  unclaim(): void;
+  /** Closes after a pasted address finished the flow. */
+  done(): void;
+}
+
+/** Whether a returned `state` is the one sent; compared in constant time. */
+export function sameState(expected: string, given: string | undefined): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given ?? '');
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 const CALLBACK_PATH = '/callback';
@@ -44,7 +60,6 @@ export async function startLoopback(options: LoopbackOptions): Promise<Loopback>
   let handled = false;
   let closed = false;
   let port = 0;
-  const expected = Buffer.from(options.state);
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -54,8 +69,7 @@ export async function startLoopback(options: LoopbackOptions): Promise<Loopback>
       return page(res, 400, 'Wrong address', 'Unexpected Host header.');
     if (handled)
       return page(res, 410, 'Already used', 'This sign-in already finished; you can close this tab.');
-    const state = Buffer.from(url.searchParams.get('state') ?? '');
-    if (state.length !== expected.length || !timingSafeEqual(state, expected)) {
+    if (!sameState(options.state, url.searchParams.get('state') ?? undefined)) {
       return page(
         res,
         400,
@@ -102,7 +116,19 @@ export async function startLoopback(options: LoopbackOptions): Promise<Loopback>
   // The listener must not keep a CLI or server process alive on its own.
   server.unref();
   port = (server.address() as AddressInfo).port;
-  return { redirectUri: `http://127.0.0.1:${port}${CALLBACK_PATH}`, close: () => shut('closed') };
+  return {
+    redirectUri: `http://127.0.0.1:${port}${CALLBACK_PATH}`,
+    close: () => shut('closed'),
+    claim: () => {
+      if (handled || closed) return false;
+      handled = true;
+      return true;
+    },
+    unclaim: () => {
+      handled = false;
+    },
+    done: () => shut('done'),
+  };
 }
 
 function page(res: ServerResponse, status: number, title: string, message: string): void {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readReply } from '../replies/read.js';
-import { type CallbackPage, startLoopback } from './loopback.js';
+import { type CallbackPage, type CallbackParams, sameState, startLoopback } from './loopback.js';
+import { readPasted } from './paste.js';
 import { challengeFor, createState, createVerifier } from './pkce.js';
 
 /**
@@ -29,11 +30,21 @@ export type ShortcutResult =
       mayHaveIssued?: true;
     };
 
+/** What became of an address the person pasted: refused (the flow goes on), or the flow's outcome. */
+export type PasteOutcome = { accepted: true; result: ShortcutResult } | { accepted: false; reason: string };
+
 export interface ShortcutFlow {
   /** The sign-in link: the platform's consent page for this flow. Holds no secret. */
   url: string;
+  /** Where the platform sends the browser back: this flow's loopback callback. */
+  redirectUri: string;
   /** Settles once: the key, a denial or error from the platform, or `expired`/`cancelled`. */
   result: Promise<ShortcutResult>;
+  /**
+   * Finishes the flow with the address the browser ended on (or its code), pasted by a person
+   * whose browser could not reach the loopback callback; checked as the callback is.
+   */
+  complete(pasted: string): Promise<PasteOutcome>;
   cancel(): void;
 }
 
@@ -125,36 +136,27 @@ export async function startShortcut(options: ShortcutOptions): Promise<ShortcutF
     settle = resolve;
   });
 
+  /** The platform's answer (a code or an error) turned into the flow's outcome; the code is spent here. */
+  const outcomeOf = async ({ code, error, errorDescription }: CallbackParams): Promise<ShortcutResult> => {
+    if (error || !code) {
+      return {
+        ok: false,
+        error: error ?? 'invalid_request',
+        description:
+          errorDescription ??
+          (error === 'access_denied' ? 'The request was denied.' : 'The platform reported an error.'),
+      };
+    }
+    return exchangeCode(endpoints.exchange, code, verifier);
+  };
+
   const loopback = await startLoopback({
     state,
     timeoutMs: options.ttlMs,
-    async onCallback({ code, error, errorDescription }): Promise<CallbackPage> {
-      if (error || !code) {
-        const outcome = {
-          ok: false as const,
-          error: error ?? 'invalid_request',
-          description:
-            errorDescription ??
-            (error === 'access_denied' ? 'The request was denied.' : 'The platform reported an error.'),
-        };
-        settle(outcome);
-        return error === 'access_denied'
-          ? { ok: false, title: 'Sign-in cancelled', message: 'Nothing was shared. You can close this tab.' }
-          : {
-              ok: false,
-              title: 'Sign-in failed',
-              message: `${outcome.error}: ${outcome.description} Start again from your assistant.`,
-            };
-      }
-      const exchanged = await exchangeCode(endpoints.exchange, code, verifier);
-      settle(exchanged);
-      return exchanged.ok
-        ? { ok: true, title: 'Signed in', message: 'You can close this tab and go back to your assistant.' }
-        : {
-            ok: false,
-            title: 'Sign-in failed',
-            message: `${exchanged.error}: ${exchanged.description} Start again from your assistant.`,
-          };
+    async onCallback(params): Promise<CallbackPage> {
+      const outcome = await outcomeOf(params);
+      settle(outcome);
+      return pageFor(outcome);
     },
     onClose(reason) {
       if (reason === 'timeout')
@@ -164,6 +166,36 @@ export async function startShortcut(options: ShortcutOptions): Promise<ShortcutF
     },
   });
 
+  const complete = async (text: string): Promise<PasteOutcome> => {
+    const pasted = readPasted(text);
+    if (pasted.kind === 'unreadable') return { accepted: false, reason: pasted.problem };
+    // The same state check as the loopback's: an address from another attempt is refused.
+    if (pasted.kind === 'callback' && !sameState(state, pasted.state)) {
+      return {
+        accepted: false,
+        reason:
+          pasted.state === undefined
+            ? 'That address has no state, so it cannot be told from another sign-in attempt: paste the whole address the browser ended on.'
+            : "That address belongs to another sign-in attempt (its state is not this one's), so nothing was exchanged: paste the address from the sign-in you just approved, or start again.",
+      };
+    }
+    // Already answered (at the loopback, or by an earlier paste): that outcome stands.
+    if (!loopback.claim()) return { accepted: true, result: await result };
+    const outcome = await outcomeOf(pasted.kind === 'code' ? { code: pasted.code } : pasted.params);
+    if (pasted.kind === 'code' && !outcome.ok) {
+      // A bare code carries no state: one the platform refused may be another attempt's, so this
+      // flow stays open for its own.
+      loopback.unclaim();
+      return {
+        accepted: false,
+        reason: `The platform did not take that code (${outcome.error}: ${outcome.description}); it may belong to another sign-in attempt or be used up. Paste the whole address from the sign-in you just approved.`,
+      };
+    }
+    settle(outcome);
+    loopback.done();
+    return { accepted: true, result: outcome };
+  };
+
   const url = new URL(endpoints.authorize);
   url.searchParams.set('callback_url', loopback.redirectUri);
   url.searchParams.set('code_challenge', challengeFor(verifier));
@@ -171,7 +203,26 @@ export async function startShortcut(options: ShortcutOptions): Promise<ShortcutF
   url.searchParams.set('scope', SHORTCUT_SCOPE);
   url.searchParams.set('state', state);
   url.searchParams.set('client_name', options.clientName);
-  return { url: url.toString(), result, cancel: () => loopback.close() };
+  return {
+    url: url.toString(),
+    redirectUri: loopback.redirectUri,
+    result,
+    complete,
+    cancel: () => loopback.close(),
+  };
+}
+
+/** What the browser tab shows after the loopback callback. */
+function pageFor(outcome: ShortcutResult): CallbackPage {
+  if (outcome.ok)
+    return { ok: true, title: 'Signed in', message: 'You can close this tab and go back to your assistant.' };
+  if (outcome.error === 'access_denied')
+    return { ok: false, title: 'Sign-in cancelled', message: 'Nothing was shared. You can close this tab.' };
+  return {
+    ok: false,
+    title: 'Sign-in failed',
+    message: `${outcome.error}: ${outcome.description} Start again from your assistant.`,
+  };
 }
 
 /** Exchanges the code once (JSON body); never retried, since codes are single-use. */

@@ -7,6 +7,7 @@ import {
   SignInRequiredError,
 } from '../errors.js';
 import { ENV_PREFIX } from '../word.js';
+import { pasteInstructions, pasteQuestion } from './paste.js';
 import type { ShortcutFlow, ShortcutResult } from './shortcut.js';
 
 export interface SignInOptions {
@@ -21,6 +22,12 @@ export interface SignInOptions {
   ttlMs?: number;
   /** Whether a browser may be opened here (see isDesktop). */
   desktop: boolean;
+  /**
+   * Whether the browser is probably on another machine (see browserElsewhere): the person is asked
+   * to paste back the address it ended on, by a form or through auth_login, instead of a wait for
+   * a loopback callback that cannot arrive.
+   */
+  pasteBack?: boolean;
   openBrowser(url: string): Promise<boolean>;
   log?(message: string): void;
 }
@@ -29,6 +36,8 @@ interface Pending {
   flow: ShortcutFlow;
   /** Settles after the key is saved (or with the failure). */
   outcome: Promise<ShortcutResult>;
+  /** The outcome once it is there. */
+  settled?: ShortcutResult;
   browserOpened: boolean;
 }
 
@@ -55,6 +64,7 @@ export class SignInManager {
   }
 
   async ensure(prompt: SignInPrompt): Promise<void> {
+    if (prompt.pasted !== undefined) return this.finishWith(prompt.pasted);
     const pending = await this.current();
     const url = pending.flow.url;
     let completed: (() => Promise<void>) | undefined;
@@ -78,7 +88,13 @@ export class SignInManager {
     if (!completed && this.options.desktop && !pending.browserOpened) {
       pending.browserOpened = await this.options.openBrowser(url);
     }
-    if (!completed && !pending.browserOpened) {
+    const shown = completed !== undefined || pending.browserOpened;
+    if (this.options.pasteBack) {
+      if (prompt.askPaste && !pending.settled) await this.askForAddress(pending, prompt, shown);
+      else if (!pending.settled) throw pasteInstructions(pending.flow, shown);
+      return this.conclude(pending.settled ?? (await pending.outcome), completed);
+    }
+    if (!shown) {
       // The person only learns the link from this result, so return it now instead of waiting.
       throw new SignInRequiredError('Sign-in needed: open the link below in a browser and approve access.', {
         fix: 'After approving, call the tool again; it will then use the new key.',
@@ -92,6 +108,11 @@ export class SignInManager {
         details: completed ? undefined : { sign_in_url: url },
       });
     }
+    return this.conclude(outcome, completed);
+  }
+
+  /** A finished flow: the key is saved, or the failure said as the model can act on it. */
+  private async conclude(outcome: ShortcutResult, completed?: () => Promise<void>): Promise<void> {
     if (!outcome.ok) {
       const denied = outcome.error === 'access_denied';
       throw new SignInFailedError(
@@ -107,6 +128,69 @@ export class SignInManager {
       );
     }
     await completed?.().catch(() => {});
+  }
+
+  /**
+   * Asks the person, by a form, for the address the browser ended on, while the loopback keeps
+   * listening (the browser may be here after all): whichever answers first finishes the flow.
+   */
+  private async askForAddress(pending: Pending, prompt: SignInPrompt, shown: boolean): Promise<void> {
+    const withdraw = new AbortController();
+    const stop = () => withdraw.abort();
+    prompt.signal.addEventListener('abort', stop, { once: true });
+    try {
+      const asked = prompt.askPaste!(pasteQuestion(pending.flow, shown), withdraw.signal).then(
+        (text) => ({ text }),
+        (error: unknown) => ({ error }),
+      );
+      const first = await Promise.race([pending.outcome.then(() => undefined), asked]);
+      if (first === undefined) return;
+      if ('error' in first) {
+        if (first.error instanceof AskFirst) throw first.error;
+        if (prompt.signal.aborted) throw new AbortedError();
+        this.options.log?.(
+          `form elicitation failed (${(first.error as Error).message}); the address comes by auth_login`,
+        );
+        throw pasteInstructions(pending.flow, shown);
+      }
+      if (first.text === undefined) {
+        this.cancel();
+        throw new SignInDeclinedError('Sign-in was declined, so nothing was called.', {
+          fix: `Call the tool again when you want to sign in, or set ${ENV_PREFIX}API_KEY.`,
+        });
+      }
+      await this.complete(pending, first.text);
+    } finally {
+      withdraw.abort();
+      prompt.signal.removeEventListener('abort', stop);
+    }
+  }
+
+  /** An address pasted into a later call (auth_login's callback_url) for the flow in progress. */
+  private async finishWith(pasted: string): Promise<void> {
+    const pending = this.pending ? await this.pending.catch(() => undefined) : undefined;
+    if (!pending) {
+      throw new SignInFailedError(
+        'No sign-in of this server is waiting for that address (it expired, was cancelled, or the server restarted since).',
+        {
+          fix: 'Call auth_login without callback_url to start a new sign-in, then paste the address it ends on.',
+        },
+      );
+    }
+    await this.complete(pending, pasted);
+    return this.conclude(await pending.outcome);
+  }
+
+  /** Hands the pasted address to the flow; one it refuses leaves the flow open for the right one. */
+  private async complete(pending: Pending, pasted: string): Promise<void> {
+    const answer = await pending.flow.complete(pasted);
+    if (!answer.accepted) {
+      throw new SignInFailedError(answer.reason, {
+        fix: 'Call auth_login with callback_url set to the address your browser ended on after approving.',
+      });
+    }
+    // Saved (or failed to save) before this returns.
+    await pending.outcome;
   }
 
   /** Closes a flow in progress (its loopback listener). */
@@ -161,7 +245,11 @@ export class SignInManager {
       return result;
     });
     this.options.log?.('sign-in started; waiting for approval in the browser');
-    return { flow, outcome, browserOpened: false };
+    const pending: Pending = { flow, outcome, browserOpened: false };
+    void outcome.then((result) => {
+      pending.settled = result;
+    });
+    return pending;
   }
 
   private async wait(pending: Pending, prompt: SignInPrompt): Promise<ShortcutResult | 'timeout'> {

@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statS
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { z } from 'zod';
-import type { CredentialKind } from '../credentials.js';
+import { CREDENTIAL_KINDS, type CredentialKind } from '../credentials.js';
 import { writePrivateFile } from '../files/private-file.js';
 import { ENV_PREFIX } from '../word.js';
 
@@ -36,6 +36,24 @@ const FileSchema = z.object({ version: z.literal(1), platforms: z.record(z.strin
 type StoreFile = z.infer<typeof FileSchema>;
 
 const empty = (): StoreFile => ({ version: 1, platforms: {} });
+
+/** What is stored for one platform, without the values. */
+export interface StoredPlatform {
+  platform: string;
+  entries: Array<{ kind: CredentialKind } & Omit<StoredEntry, 'value'>>;
+}
+
+function summarise(data: StoreFile): StoredPlatform[] {
+  return Object.entries(data.platforms).flatMap(([platform, stored]) => {
+    const entries = CREDENTIAL_KINDS.flatMap((kind) => {
+      const entry = stored[kind];
+      if (!entry) return [];
+      const { value: _value, ...meta } = entry;
+      return [{ kind, ...meta }];
+    });
+    return entries.length ? [{ platform, entries }] : [];
+  });
+}
 
 /** Where the file lives: `ORBIT_CONFIG_DIR`, else the OS config folder (XDG_CONFIG_HOME on Linux). */
 export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -94,6 +112,22 @@ export class CredentialStore {
       delete data.platforms[platform];
     });
     return kinds;
+  }
+
+  /** Every platform with stored credentials, and what is stored for it; never values. */
+  list(): StoredPlatform[] {
+    return summarise(this.read().data);
+  }
+
+  /** Removes every platform's credentials; returns what was removed. */
+  forgetAll(): StoredPlatform[] {
+    let removed: StoredPlatform[] = [];
+    if (this.stat() === undefined) return removed;
+    this.update((data) => {
+      removed = summarise(data);
+      data.platforms = {};
+    });
+    return removed;
   }
 
   /** Deletes the file. */

@@ -7,7 +7,7 @@ import {
   type SignInPrompt,
 } from '../credentials.js';
 import { type Logger, registerSecret } from '../log.js';
-import { isDesktop, openBrowser } from './desktop.js';
+import { browserElsewhere, isDesktop, openBrowser } from './desktop.js';
 import { SignInManager, type SignInOptions } from './sign-in.js';
 import type { CredentialStore } from './store.js';
 
@@ -38,6 +38,7 @@ export class StoredCredentials implements CredentialProvider {
       const settings = options.signIn ?? {};
       this.manager = new SignInManager({
         desktop: isDesktop(),
+        pasteBack: browserElsewhere(),
         openBrowser,
         log: (message) => options.log?.info(message),
         ...settings,

@@ -37,4 +37,11 @@ export type Outcome =
   | { route: string; path: string; status: 'ok' }
   | { route: string; path: string; status: 'drift'; drift: Drift[] }
   | { route: string; path: string; status: 'unreachable'; reason: string }
-  | { route: string; path: string; status: 'skipped'; reason: string };
+  | {
+      route: string;
+      path: string;
+      status: 'skipped';
+      reason: string;
+      /** The credential it wanted and did not have; absent when it was not requested for another reason. */
+      credential?: CredentialKind;
+    };

@@ -90,6 +90,11 @@ interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
    * have run (src/mcp/writes.ts).
    */
   check?(args: z.infer<I>): NextCall;
+  /**
+   * An address the person pasted back from a browser that could not reach this machine, carried
+   * by one of its arguments: the sign-in step finishes the flow in progress with it.
+   */
+  pastedSignIn?(args: z.infer<I>): string | undefined;
 }
 
 /**

@@ -20,12 +20,14 @@ export interface Channel {
  * asked directly (and told when the sign-in completed); a 2026 client gets the link as
  * input_required and comes back with the person's answer, and the call then waits for approval.
  */
-export function signInPrompt(channel: Channel, progress: Progress): SignInPrompt {
+export function signInPrompt(channel: Channel, progress: Progress, pasted?: string): SignInPrompt {
   const { ctx } = channel;
   const prompt: SignInPrompt = {
     signal: ctx.mcpReq.signal,
     progress: (message) => progress.report(message),
+    pasted,
   };
+  if (channel.elicitation.form) prompt.askPaste = pasteAsker(channel);
   if (!channel.elicitation.url) return prompt;
   if (channel.modern) {
     prompt.showUrl = async (message, url) => {
@@ -53,3 +55,40 @@ export function signInPrompt(channel: Channel, progress: Progress): SignInPrompt
   };
   return prompt;
 }
+
+/** The one field of the paste form. */
+const PASTE_FORM = {
+  type: 'object' as const,
+  properties: {
+    callback_url: {
+      type: 'string' as const,
+      title: 'The address your browser ended on (or its code)',
+      minLength: 1,
+    },
+  },
+  required: ['callback_url'],
+};
+
+/**
+ * Asks the person, by a form, for the address the browser ended on after approving, when it could
+ * not reach this machine's loopback callback. A 2025 client is asked directly (and the question
+ * withdrawn if the callback arrives first); a 2026 call returns the question and runs again with
+ * the answer.
+ */
+function pasteAsker(channel: Channel): NonNullable<SignInPrompt['askPaste']> {
+  return async (message, signal) => {
+    const answer = (
+      channel.modern
+        ? channel.ask('sign_in_paste', inputRequired.elicit({ message, requestedSchema: PASTE_FORM }))
+        : await channel.ctx.mcpReq.elicitInput(
+            { mode: 'form', message, requestedSchema: PASTE_FORM },
+            { signal, timeout: PASTE_WAIT_MS },
+          )
+    ) as { action?: unknown; content?: { callback_url?: unknown } } | undefined;
+    const text = answer?.content?.callback_url;
+    return answer?.action === 'accept' && typeof text === 'string' ? text : undefined;
+  };
+}
+
+/** How long the form waits for the person to approve in the browser and paste the address. */
+const PASTE_WAIT_MS = 300_000;

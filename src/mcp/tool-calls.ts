@@ -175,7 +175,7 @@ async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: Server
     const context = writing ? { ...given, api: writing.api } : given;
     const credentials = context.credentials;
     if (operation.credential === 'api_key' && credentials.signIn && !credentials.get('api_key')) {
-      await credentials.signIn(signInPrompt(channel, progress));
+      await credentials.signIn(signInPrompt(channel, progress, tool.pastedSignIn?.(parsed as never)));
     }
     const reservation =
       operation.nature === 'spend' ? await reserveFor(deps.budget, tool, parsed, context) : undefined;

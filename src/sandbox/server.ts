@@ -43,8 +43,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     s.once('error', reject);
   });
   const port = (server.address() as AddressInfo).port;
+  // The caller says where it listens (once): `orbit-mcp sandbox` prints it with the demo key.
   const url = `http://127.0.0.1:${port}`;
-  ctx.log(`listening on ${url}`);
 
   let closed: Promise<void> | undefined;
   return {

@@ -101,3 +101,41 @@ export async function answerInBrowser(
     await context.close();
   }
 }
+
+/**
+ * The person's browser on another machine: it opens the sign-in link and presses Approve (or Deny),
+ * and the platform's redirect to the loopback callback cannot reach this machine: every loopback
+ * address but the platform's own goes through a proxy that does not answer. Returns the address
+ * the browser was sent to, as the person reads it from the address bar.
+ */
+export async function approveElsewhere(
+  browser: Browser,
+  url: string,
+  decision: 'approve' | 'deny' = 'approve',
+): Promise<string> {
+  const context = await browser.newContext({
+    proxy: { server: `http://127.0.0.1:${await deadPort()}`, bypass: `<-loopback>,${new URL(url).host}` },
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    const [failed] = await Promise.all([
+      page.waitForEvent('requestfailed', (request) => new URL(request.url()).pathname === '/callback'),
+      page.click(`button[value="${decision}"]`),
+    ]);
+    return failed.url();
+  } finally {
+    await context.close();
+  }
+}
+
+/** A loopback port nothing listens on. */
+async function deadPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

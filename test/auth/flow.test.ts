@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDesktop } from '../../src/auth/desktop.js';
+import { browserElsewhere, isDesktop } from '../../src/auth/desktop.js';
 import { startLoopback } from '../../src/auth/loopback.js';
 import { challengeFor, createVerifier, VERIFIER_PATTERN } from '../../src/auth/pkce.js';
 import { discoverShortcut, exchangeCode, startShortcut } from '../../src/auth/shortcut.js';
@@ -36,6 +36,25 @@ describe('desktop detection', () => {
     for (const on of ['1', 'true', 'yes', 'on']) {
       expect(isDesktop({ ORBIT_NO_BROWSER: on }, 'darwin'), `ORBIT_NO_BROWSER=${on}`).toBe(false);
     }
+  });
+});
+
+describe('where the browser is', () => {
+  it('expects it elsewhere over SSH, in a container or console without a display, or when told so', () => {
+    expect(browserElsewhere({}, 'linux')).toBe(true);
+    expect(browserElsewhere({ DISPLAY: ':0' }, 'linux')).toBe(false);
+    // ssh -X: a browser started here shows on the person's screen and reaches this machine.
+    expect(
+      browserElsewhere({ SSH_CONNECTION: '10.0.0.2 5000 10.0.0.1 22', DISPLAY: 'localhost:10.0' }, 'linux'),
+    ).toBe(false);
+    expect(browserElsewhere({}, 'darwin')).toBe(false);
+    expect(browserElsewhere({ SSH_CONNECTION: '10.0.0.2 5000 10.0.0.1 22' }, 'darwin')).toBe(true);
+    expect(browserElsewhere({ SSH_TTY: '/dev/pts/0' }, 'win32')).toBe(true);
+    expect(browserElsewhere({ ORBIT_SIGN_IN_PASTE: '1', DISPLAY: ':0' }, 'linux')).toBe(true);
+    expect(browserElsewhere({ ORBIT_SIGN_IN_PASTE: 'off' }, 'linux')).toBe(false);
+    expect(browserElsewhere({ ORBIT_SIGN_IN_PASTE: '' }, 'linux')).toBe(true);
+    // A browser opened on a Mac reached over SSH would show on its own screen, not the person's.
+    expect(isDesktop({ SSH_CLIENT: '10.0.0.2 5000 22' }, 'darwin')).toBe(false);
   });
 });
 

@@ -31,6 +31,8 @@ export interface StdioLike {
   /** URLs the server sent by URL elicitation, and the ids it later marked complete. */
   elicited: string[];
   completed: string[];
+  /** Messages of the forms the server asked (with `pasteForm`). */
+  forms: string[];
   call(
     name: string,
     args?: Record<string, unknown>,
@@ -45,6 +47,11 @@ export interface StdioLikeOptions {
   explicit?: Credential[];
   /** Declare URL elicitation and answer each request with this (after seeing the URL). */
   elicit?: (url: string) => 'accept' | 'decline' | 'cancel';
+  /**
+   * Declare form elicitation and answer a form with what the person pastes (undefined: decline).
+   * Each form's message is kept in `forms`.
+   */
+  pasteForm?: (message: string) => Promise<string | undefined> | string | undefined;
   signIn?: Partial<Omit<SignInOptions, 'baseUrl' | 'save'>>;
   warnings?: string[];
 }
@@ -66,7 +73,14 @@ export async function startStdioLike(options: StdioLikeOptions): Promise<StdioLi
     platform: options.baseUrl,
     store: new CredentialStore(options.configDir, warn),
     log: { warning: warn, info: (message) => process.stderr.write(`[orbit-mcp] info: ${message}\n`) },
-    signIn: { desktop: false, openBrowser: async () => false, waitMs: 30_000, ...options.signIn },
+    signIn: {
+      desktop: false,
+      // The loopback path unless a test asks for the paste-back one: never the machine's guess.
+      pasteBack: false,
+      openBrowser: async () => false,
+      waitMs: 30_000,
+      ...options.signIn,
+    },
   });
   const server = createMcpServer({
     config,
@@ -82,18 +96,31 @@ export async function startStdioLike(options: StdioLikeOptions): Promise<StdioLi
     target: { kind: 'platform', baseUrl: options.baseUrl },
     version: 'test',
   });
+  const elicitation = {
+    ...(options.elicit ? { url: {} } : {}),
+    ...(options.pasteForm ? { form: {} } : {}),
+  };
   const client = new Client(
     { name: 'auth-e2e', version: '1.0.0' },
-    { capabilities: options.elicit ? { elicitation: { url: {} } } : {} },
+    { capabilities: options.elicit || options.pasteForm ? { elicitation } : {} },
   );
   const elicited: string[] = [];
   const completed: string[] = [];
-  if (options.elicit) {
-    const answer = options.elicit;
+  const forms: string[] = [];
+  if (options.elicit || options.pasteForm) {
+    const { elicit, pasteForm } = options;
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      if (request.params.mode !== 'url') return { action: 'decline' };
-      elicited.push(request.params.url);
-      return { action: answer(request.params.url) };
+      if (request.params.mode === 'url') {
+        if (!elicit) return { action: 'decline' };
+        elicited.push(request.params.url);
+        return { action: elicit(request.params.url) };
+      }
+      if (!pasteForm) return { action: 'decline' };
+      forms.push(request.params.message);
+      const pasted = await pasteForm(request.params.message);
+      return pasted === undefined
+        ? { action: 'decline' }
+        : { action: 'accept', content: { callback_url: pasted } };
     });
     client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
       completed.push(notification.params.elicitationId);
@@ -107,6 +134,7 @@ export async function startStdioLike(options: StdioLikeOptions): Promise<StdioLi
     credentials,
     elicited,
     completed,
+    forms,
     async call(name, args = {}, onprogress) {
       const result = (await client.callTool({ name, arguments: args }, undefined, {
         onprogress,

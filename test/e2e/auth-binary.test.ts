@@ -13,7 +13,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { answerInBrowser, describeWithBrowser, launchBrowser } from '../auth/browser.js';
+import { answerInBrowser, approveElsewhere, describeWithBrowser, launchBrowser } from '../auth/browser.js';
 
 const BIN = 'dist/orbit-mcp.js';
 
@@ -127,7 +127,8 @@ describeWithBrowser(import.meta.url, 'sign-in with the built binary', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BIN],
-      env: env as Record<string, string>,
+      // The browser is on this machine here (it reaches the loopback), whatever the display says.
+      env: { ...env, ORBIT_SIGN_IN_PASTE: '0' } as Record<string, string>,
       stderr: 'pipe',
     });
     let stderr = '';
@@ -196,6 +197,40 @@ describeWithBrowser(import.meta.url, 'sign-in with the built binary', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Sign-in was denied in the browser; nothing was stored.');
     expect(await storedKey()).toBeUndefined();
+  });
+
+  it('`login` with the browser on another machine: a wrong address is refused, the pasted one signs in', async () => {
+    expect((await run(['logout'])).code).toBe(0);
+    // No display here: the address is asked for without --paste.
+    const child = spawn(process.execPath, [BIN, 'login'], { env });
+    let stderr = '';
+    const seen = (pattern: RegExp) =>
+      new Promise<RegExpExecArray>((resolve) => {
+        const look = () => {
+          const match = pattern.exec(stderr);
+          if (!match) return;
+          child.stderr.off('data', look);
+          resolve(match);
+        };
+        child.stderr.on('data', look);
+        look();
+      });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const link = (await seen(/^\s+(http\S+\/auth\?\S+)$/m))[1]!;
+    await seen(/If that page does not load \(the browser is on another machine\), copy its whole address/);
+    const address = new URL(await approveElsewhere(browser, link));
+    const another = new URL(address);
+    another.searchParams.set('state', 'the-state-of-another-attempt');
+    child.stdin.write(`${another}\n`);
+    await seen(/Not accepted: That address belongs to another sign-in attempt/);
+    child.stdin.write(`  ${address}  \n`);
+    expect(await exited, stderr).toBe(0);
+    stderrSeen.push(stderr);
+    expect(stderr).toContain(`Signed in to ${sandbox.url}`);
+    expect(await storedKey()).toMatch(/^sk-orbit-app-/);
   });
 
   it('`login --sandbox` explains that the in-process sandbox needs no sign-in', async () => {

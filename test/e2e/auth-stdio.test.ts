@@ -10,7 +10,13 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { answerInBrowser, type ConsentSeen, describeWithBrowser, launchBrowser } from '../auth/browser.js';
+import {
+  answerInBrowser,
+  approveElsewhere,
+  type ConsentSeen,
+  describeWithBrowser,
+  launchBrowser,
+} from '../auth/browser.js';
 import { captureStderr, type StdioLike, startStdioLike, textOf } from '../auth/server.js';
 
 const CHAT = { model: 'openai/gpt-sandbox', prompt: 'ping' };
@@ -280,6 +286,48 @@ describeWithBrowser(import.meta.url, 'sign-in over stdio, with a real browser', 
     expect(warnings.join('\n')).toContain('not valid JSON');
     expect(warnings.join('\n')).toContain('.corrupt-');
     expect(await storedKey(dir)).toMatch(/^sk-orbit-app-/);
+  });
+
+  it('with the browser on another machine (no loopback reachable), finishes by the address pasted into the form', async () => {
+    const dir = await configDir();
+    let address: Promise<string> | undefined;
+    const server = await start({
+      configDir: dir,
+      signIn: { pasteBack: true },
+      elicit: (url) => {
+        address = approveElsewhere(browser, url);
+        return 'accept';
+      },
+      pasteForm: () => address,
+    });
+    const result = await call(server, 'chat', CHAT);
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const sentTo = new URL(await address!);
+    expect(`${sentTo.origin}${sentTo.pathname}`).toBe(
+      new URL(server.elicited[0]!).searchParams.get('callback_url'),
+    );
+    expect(server.forms).toHaveLength(1);
+    const key = await storedKey(dir);
+    expect(key).toMatch(/^sk-orbit-app-/);
+    expect(sandbox.requests.at(-1)?.headers.authorization).toBe(`Bearer ${key}`);
+    // The loopback, never reached, closed once the pasted address finished the flow.
+    await expect(fetch(sentTo)).rejects.toThrow();
+  });
+
+  it("with the browser on another machine and no elicitation, auth_login takes the pasted address; another attempt's is refused", async () => {
+    const dir = await configDir();
+    const server = await start({ configDir: dir, signIn: { pasteBack: true } });
+    const other = await start({ configDir: await configDir(), signIn: { pasteBack: true } });
+    const linkOf = async (s: StdioLike) =>
+      /sign_in_url: (\S+)/.exec(textOf(await call(s, 'chat', CHAT)))![1]!;
+    const [mine, theirs] = await Promise.all([linkOf(server), linkOf(other)]);
+    const wrong = await call(server, 'auth_login', { callback_url: await approveElsewhere(browser, theirs) });
+    expect(wrong.isError).toBe(true);
+    expect(textOf(wrong)).toContain('That address belongs to another sign-in attempt');
+    const login = await call(server, 'auth_login', { callback_url: await approveElsewhere(browser, mine) });
+    expect(login.structuredContent).toEqual({ signed_in: true, source: 'store' });
+    const result = await call(server, 'chat', CHAT);
+    expect(result.isError, textOf(result)).toBeFalsy();
   });
 
   it('never writes a key to stderr or into a result', () => {

@@ -14,7 +14,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, stopProcess } from '../../scripts/lib/http-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { answerInBrowser, describeWithBrowser, launchBrowser } from '../auth/browser.js';
+import { answerInBrowser, approveElsewhere, describeWithBrowser, launchBrowser } from '../auth/browser.js';
 
 const BIN = resolve(process.env.ORBIT_TEST_BIN ?? 'dist/orbit-mcp.js');
 const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' } } } as const;
@@ -111,7 +111,13 @@ describeWithBrowser(import.meta.url, 'sign-in for a 2026-07-28 client', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BIN, '--base-url', sandbox.url],
-      env: { PATH: process.env.PATH ?? '', ORBIT_CONFIG_DIR: configDir, ORBIT_NO_BROWSER: '1' },
+      // The browser is on this machine here (it reaches the loopback), whatever the display says.
+      env: {
+        PATH: process.env.PATH ?? '',
+        ORBIT_CONFIG_DIR: configDir,
+        ORBIT_NO_BROWSER: '1',
+        ORBIT_SIGN_IN_PASTE: '0',
+      },
       stderr: 'pipe',
     });
     const client = new Client(
@@ -140,6 +146,41 @@ describeWithBrowser(import.meta.url, 'sign-in for a 2026-07-28 client', () => {
       expect(links).toHaveLength(1);
     } finally {
       await client.close();
+    }
+  });
+
+  it('with the browser on another machine, asks for the address it ends on as input_required and finishes', async () => {
+    const pasteConfig = await mkdtemp(join(tmpdir(), 'orbit-modern-paste-'));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, '--base-url', sandbox.url],
+      env: { PATH: process.env.PATH ?? '', ORBIT_CONFIG_DIR: pasteConfig, ORBIT_SIGN_IN_PASTE: '1' },
+      stderr: 'pipe',
+    });
+    const client = new Client(
+      { name: 'e2e-modern-paste', version: '1' },
+      { ...MODERN, capabilities: { elicitation: { url: {}, form: {} } } },
+    );
+    let address: Promise<string> | undefined;
+    const forms: string[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      if (request.params.mode === 'url') {
+        address = approveElsewhere(browser, request.params.url);
+        return { action: 'accept' };
+      }
+      forms.push(request.params.message);
+      return { action: 'accept', content: { callback_url: await address! } };
+    });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool(CHAT);
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      expect(forms).toHaveLength(1);
+      expect(forms[0]).toContain('copy that whole address from the address bar and paste it here');
+      expect((await client.callTool(CHAT)).isError).toBeFalsy();
+    } finally {
+      await client.close();
+      await rm(pasteConfig, { recursive: true, force: true });
     }
   });
 });

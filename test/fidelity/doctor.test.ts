@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { StaticCredentials } from '../../src/credentials.js';
+import { type Credential, type CredentialKind, StaticCredentials } from '../../src/credentials.js';
 import { doctorCommand } from '../../src/doctor/command.js';
 import { VIDEO_MODELS } from '../../src/sandbox/catalog/media-models.js';
 import {
@@ -40,24 +40,31 @@ beforeEach(() => {
   forgetDataCatalogs();
 });
 
-function doctor(json = true) {
+const ALL_CREDENTIALS = (): Credential[] => [
+  { kind: 'api_key', value: sandbox.demoKey, source: 'env' },
+  { kind: 'management_token', value: SANDBOX_MANAGEMENT_TOKENS.all, source: 'env' },
+  { kind: 'session', value: SANDBOX_PEOPLE.demo.session, source: 'env' },
+];
+
+function doctor(
+  json = true,
+  options: { baseUrl?: string; credentials?: Credential[]; require?: CredentialKind[] } = {},
+) {
   let printed = '';
+  const baseUrl = options.baseUrl ?? sandbox.url;
   const runtime = {
-    target: { kind: 'platform' as const, baseUrl: sandbox.url },
+    target: { kind: 'platform' as const, baseUrl },
     client: new HttpClient({
-      baseUrl: sandbox.url,
+      baseUrl,
       timeoutMs: 10_000,
       retry: { maxRetries: 0 },
       userAgent: 'doctor-test',
     }),
-    credentials: new StaticCredentials([
-      { kind: 'api_key', value: sandbox.demoKey, source: 'env' },
-      { kind: 'management_token', value: SANDBOX_MANAGEMENT_TOKENS.all, source: 'env' },
-      { kind: 'session', value: SANDBOX_PEOPLE.demo.session, source: 'env' },
-    ]),
+    credentials: new StaticCredentials(options.credentials ?? ALL_CREDENTIALS()),
   };
   return doctorCommand(runtime, FREE_ROUTES, {
     json,
+    require: options.require,
     write: (text) => {
       printed += text;
     },
@@ -227,15 +234,91 @@ describe('orbit-mcp doctor', () => {
     expect(out(usage)).toMatchObject({ quotas: { daily_operations: { used: expect.any(Number) } } });
   });
 
-  it('says unreachable for a route that fails, and that is not drift', async () => {
+  it('says unreachable for a route that fails: not drift, but not checked either (exit 2)', async () => {
     sandbox.faults.add({ match: { path: '/api/v1/x402/endpoints' }, status: 503, persist: true });
-    const { code, outcomes } = await doctor();
+    const { code, outcomes, printed } = await doctor(false);
     expect(outcomes.find((o) => o.route === 'x402 endpoints')).toMatchObject({ status: 'unreachable' });
-    expect(code).toBe(0);
+    expect(code).toBe(2);
+    expect(printed).toMatch(/^Could not check 1 route of \d+: 1 unreachable\.$/m);
+    expect(printed).toContain('No drift in the routes that were checked.');
+    expect(printed).not.toContain('No drift found');
+  });
+
+  it('a drift and an unreachable route: exit 1, and both are said', async () => {
+    sandbox.faults.add({ match: { path: '/api/v1/x402/endpoints' }, status: 503, persist: true });
+    sandbox.faults.add({
+      match: { path: '/api/v1/video-models' },
+      persist: true,
+      reshape: { drop: ['data.0.id'] },
+    });
+    const { code, printed } = await doctor(false);
+    expect(code).toBe(1);
+    expect(printed).toMatch(/1 route drifted/);
+    expect(printed).toMatch(/Could not check 1 route of \d+: 1 unreachable/);
+  });
+
+  it('a platform that answers nothing: every route unreachable, exit 2, "nothing was checked"', async () => {
+    const dead = await startSandbox({ quiet: true });
+    const url = dead.url;
+    await dead.close();
+    const { code, outcomes, printed } = await doctor(false, { baseUrl: url });
+    expect(outcomes.length).toBeGreaterThan(5);
+    expect(outcomes.every((o) => o.status === 'unreachable')).toBe(true);
+    expect(code).toBe(2);
+    expect(printed).toContain(
+      'Could not reach the platform: every route tried failed, so nothing was checked.',
+    );
+    expect(printed).not.toMatch(/No drift/);
+    const json = await doctor(true, { baseUrl: url });
+    expect(JSON.parse(json.printed)).toMatchObject({ ok: false, verdict: 'not_checked' });
+  });
+
+  it('routes skipped for want of a credential: exit 0 unless that credential is required, then exit 2', async () => {
+    const keyOnly = [{ kind: 'api_key' as const, value: sandbox.demoKey, source: 'env' as const }];
+    const lenient = await doctor(false, { credentials: keyOnly });
+    expect(lenient.code).toBe(0);
+    expect(lenient.outcomes.filter((o) => o.status === 'skipped').map((o) => o.route)).toEqual([
+      'usage (management)',
+      'API keys',
+      'retention setting',
+      'teams',
+    ]);
+    expect(lenient.printed).toContain(
+      'Not checked, as no management token or session is configured: 4 routes (--require management_token,session makes that fail).',
+    );
+    const strict = await doctor(false, { credentials: keyOnly, require: ['management_token'] });
+    expect(strict.code).toBe(2);
+    expect(strict.printed).toMatch(/^Could not check 2 routes of \d+: 2 skipped \(no management token\)\.$/m);
+    const none = await doctor(true, { credentials: [], require: ['api_key'] });
+    expect(none.code).toBe(2);
+    expect(JSON.parse(none.printed).routes).toContainEqual(
+      expect.objectContaining({ route: 'usage (API key)', status: 'skipped', credential: 'api_key' }),
+    );
   });
 });
 
 describe('orbit-mcp doctor, the command', () => {
+  it('exits 2 from the built CLI when the platform cannot be reached, and --require is checked', async () => {
+    const { execFile } = await import('node:child_process');
+    const dead = await startSandbox({ quiet: true });
+    await dead.close();
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = execFile(
+          process.execPath,
+          ['dist/orbit-mcp.js', 'doctor', ...args],
+          { env: { ...process.env, ORBIT_API_KEY: '', ORBIT_BASE_URL: dead.url, ORBIT_MAX_RETRIES: '0' } },
+          (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+        );
+      });
+    const unreachable = await run([]);
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stdout).toContain('nothing was checked');
+    const wrong = await run(['--require', 'api-key,password']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('"password" is not a credential kind');
+  });
+
   it('runs from the built CLI with --sandbox --json and exits 0', async () => {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');

@@ -5,7 +5,7 @@
  * JSON snippet parses, the README stays short, and the pages it links to (and the benchmark
  * table's markers) exist.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -94,5 +94,36 @@ describe('the README quick start', () => {
     expect(bench).toContain('<!-- bench:start -->');
     expect(bench).toContain('<!-- bench:end -->');
     expect(readFileSync('bench/run.ts', 'utf8')).toContain("'docs/benchmarks.md'");
+  });
+
+  it('names as many browser suites as the tests have', () => {
+    const files = readdirSync('test', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const suites = files.reduce(
+      (sum, file) =>
+        sum + (readFileSync(join('test', file), 'utf8').match(/^describeWithBrowser\(/gm)?.length ?? 0),
+      0,
+    );
+    const words = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+    const said = /the (\w+) (?:[\w-]+ )?suites that drive a real browser/.exec(
+      README.replace(/\s+/g, ' '),
+    )?.[1];
+    expect(said).toBe(words[suites]);
+  });
+
+  it('starts the server only from the checkout in its config snippets (the package is not on npm yet)', () => {
+    const version = JSON.parse(readFileSync('package.json', 'utf8')).version as string;
+    const snippets = [...README.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    for (const snippet of snippets)
+      expect(snippet, `npx would fetch orbit-mcp ${version} from npm`).not.toMatch(/npx/);
+    // The bundle is a folder: the entry file alone cannot run.
+    expect(README).toContain('dist/chunks/');
+  });
+
+  it('says what each doctor exit code means', () => {
+    const section = README.slice(README.indexOf('## Check a platform'), README.indexOf('## Troubleshooting'));
+    expect(section).toMatch(/\*\*0\*\* every route was checked and none drifted/);
+    expect(section).toMatch(/\*\*1\*\* a route drifted/);
+    expect(section).toMatch(/\*\*2\*\* nothing drifted but a route could not be checked/);
+    expect(section).toContain('--require');
   });
 });

@@ -32,7 +32,7 @@ describe('auth_login', () => {
           "content": [
             {
               "text": "Error (invalid_input): Unknown argument \`verbose\`.
-      Fix: auth_login takes no arguments; call it with {}.",
+      Fix: auth_login takes: callback_url.",
               "type": "text",
             },
           ],
