@@ -17,6 +17,13 @@ export interface Price {
   usd: number;
   /** e.g. "the catalog's price of 0.006 USD per search", "a ceiling of 0.5 USD per call of chat". */
   basis: string;
+  /** How to ask for less so the call fits `leftUsd` (a chat's max_tokens), said when it is refused. */
+  less?(leftUsd: number): string;
+  /**
+   * Arguments the budget chose so the call fits what is left (a chat's max_tokens when none was
+   * given): sent in place of the caller's, and `said` in the result.
+   */
+  shaped?: { args: Record<string, unknown>; said: string };
 }
 
 /** What is held for one paid call until it settles or is released. */
@@ -123,6 +130,11 @@ export class SpendBudget {
     return this.view(await this.step({ op: 'read' }));
   }
 
+  /** USD a new call could still reserve now; undefined without a limit. */
+  async left(): Promise<number | undefined> {
+    return this.limitUsd === undefined ? undefined : (await this.state()).left_usd;
+  }
+
   private step(step: DistributiveOmit<LedgerStep, 'windowMs'>): Promise<LedgerState> {
     return this.ledger.store.ledger(this.ledger.key, { ...step, windowMs: this.windowMs } as LedgerStep);
   }
@@ -149,7 +161,7 @@ export class SpendBudget {
     return new BudgetExceededError(
       `This call would pass the spend budget: ${view.spent_usd} USD spent and ${view.reserved_usd} USD reserved of ${this.limitUsd} USD, ${view.left_usd} USD left; this call reserves ${toUsd(toNano(price.usd))} USD (${price.basis}).`,
       {
-        fix: `Nothing was sent. Wait for running paid calls to settle, raise --max-spend-usd (ORBIT_MAX_SPEND_USD), or ask for less.${resets}`,
+        fix: `Nothing was sent. ${price.less?.(view.left_usd ?? 0) ?? 'Ask for less'}, wait for running paid calls to settle, or raise --max-spend-usd (ORBIT_MAX_SPEND_USD).${resets}`,
         details: { ...view, call_reserves_usd: toUsd(toNano(price.usd)) },
       },
     );

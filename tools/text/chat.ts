@@ -30,7 +30,7 @@ export default defineTool({
   // The model's catalog pricing for this request's size (a malformed request is refused by run).
   price: (args, ctx) => {
     try {
-      return chatPrice(ctx, buildRequest(args));
+      return chatPrice(ctx, args, buildRequest(args));
     } catch {
       return undefined;
     }
