@@ -11,6 +11,7 @@ import {
   PermissionError,
   RateLimitError,
   ServerError,
+  SpendCapError,
   UpstreamTimeoutError,
 } from '../errors.js';
 
@@ -140,6 +141,7 @@ export function errorFromResponse(
     (meta.rawText
       ? meta.rawText.slice(0, 300)
       : `The platform answered HTTP ${status} without an error message.`);
+  if (status === 429 && isSpendCap(parsed?.code)) return spendCapError(message, parsed?.code, meta);
   const options: OrbitErrorOptions = {
     status,
     requestId: meta.requestId,
@@ -152,6 +154,39 @@ export function errorFromResponse(
   };
   const Kind = classify(status);
   return new Kind(message, options);
+}
+
+/**
+ * A 429 for money, not speed: the key's daily USD limit (`daily_usd_limit_exceeded`, spec 1 §7.2)
+ * or an app's spend cap (spec 1 §4.2; its code is not shown, the sandbox says
+ * `app_spend_cap_exceeded`). Matched by what the code names, so either spelling is caught.
+ */
+const isSpendCap = (code: string | undefined): boolean => code !== undefined && /usd|spend/i.test(code);
+
+/** The message states a cap of 0 (spec 1 §4.2: "0 blocks paid spend"), which no wait lifts. */
+const CAP_OF_ZERO = /\b(?:cap|limit)\b[^.]*?\b(?:of|is)\s+\$?0(?:\.0+)?(?![\d.]*\d)/i;
+
+function spendCapError(
+  message: string,
+  code: string | undefined,
+  meta: { requestId?: string; retryAfterMs?: number },
+): SpendCapError {
+  const common = { status: 429, requestId: meta.requestId, upstreamCode: code };
+  if (CAP_OF_ZERO.test(message)) {
+    return new SpendCapError(message, {
+      ...common,
+      fix: "This key may not spend (its cap is 0); raise it on the platform's key settings. Waiting does not help.",
+    });
+  }
+  const resets =
+    meta.retryAfterMs !== undefined
+      ? ` It starts again at ${new Date(Date.now() + meta.retryAfterMs).toISOString()}.`
+      : '';
+  return new SpendCapError(message, {
+    ...common,
+    retryAfterMs: meta.retryAfterMs,
+    fix: `This key's spend cap on the platform is reached.${resets} Raise it on the platform's key settings to spend before then.`,
+  });
 }
 
 /**
