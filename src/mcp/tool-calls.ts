@@ -100,7 +100,10 @@ export function registerToolCalls(deps: CallDeps): void {
   });
 }
 
-/** Reserves what the call may cost (its price, or the tool's stated ceiling) before it is sent. */
+/**
+ * Reserves what the call may cost (its price, or the tool's stated ceiling) before it is sent, or
+ * the smaller call the budget can pay for; the price reserved comes back.
+ */
 async function reserveFor(
   budget: SpendBudget,
   tool: AnyTool,
@@ -112,7 +115,7 @@ async function reserveFor(
   const price =
     (budget.limitUsd !== undefined ? await tool.price?.(args as never, ctx) : undefined) ??
     ceilingFor(tool.name);
-  return { reservation: await budget.reserve(price), price };
+  return budget.reserveShaped(price);
 }
 
 /**

@@ -41,7 +41,7 @@ describe('deferred charges', () => {
     // Then what is left buys no useful answer: refused unsent, naming what is left.
     const sixth = await background('and one more');
     expect(textOf(sixth)).toMatch(
-      /budget_exceeded\).*0 USD spent and 0\.9\d+ USD reserved of 1 USD.*openai\/gpt-sandbox at 2\.5\/10 USD per million input\/output tokens, up to \d+ input and 64 output tokens[\s\S]*Fix: Nothing was sent\. 0\.0\d+ USD left pays for fewer than 64 output tokens of openai\/gpt-sandbox/,
+      /budget_exceeded\).*0 USD spent and 0\.9\d+ USD reserved of 1 USD.*openai\/gpt-sandbox at 2\.5\/10 USD per million input\/output tokens, up to \d+ input and 64 output tokens[\s\S]*Fix: Nothing was sent\. 0\.0\d+ USD left pays for fewer than 64 output tokens \(max_tokens\) of openai\/gpt-sandbox/,
     );
     started.push(fifth);
     let charged = 0;

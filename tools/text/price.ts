@@ -77,8 +77,8 @@ const pricesOf = (model: TextPricing) =>
  * What a chat call may cost, from the model's catalog pricing: the request's input, its output
  * bound (max_tokens, or the model's max_output_tokens), the reasoning the model may do beyond it,
  * a margin for provider markups and an `:online` search. When the caller set no max_tokens and
- * that worst case passes what the budget has left, the budget chooses max_tokens (`shaped`),
- * never fewer than LEAST_USEFUL_TOKENS: below that the reservation is refused. Read only when a
+ * that worst case passes what the budget has left, `fit` chooses max_tokens (`shaped`), never
+ * fewer than LEAST_USEFUL_TOKENS: below that the reservation is refused. Read only when a
  * budget is set; undefined leaves the tool's ceiling (a model not in the catalog, no pricing, no
  * output bound).
  */
@@ -100,7 +100,8 @@ export async function chatPrice(
   const searchUsd = id.includes(':online') ? ONLINE_SEARCH_USD : 0;
   const least = LEAST_USEFUL_TOKENS + (thinkingBudgetOf(request) ?? 0);
   const usdFor = (answer: number) => tokensUsd(model, input, answer + reasoning) + searchUsd;
-  const affordable = (leftUsd: number) => outputFor(model, input, leftUsd - searchUsd) - reasoning;
+  // Less a micro-dollar: what is left is shown rounded to one.
+  const affordable = (leftUsd: number) => outputFor(model, input, leftUsd - 1e-6 - searchUsd) - reasoning;
   const basis = (answer: number) =>
     `${pricesOf(model)}, up to ${input} input and ${answer} output tokens${
       reasoning ? ` and ${reasoning} reasoning tokens (a stated ceiling: nothing sent bounds reasoning)` : ''
@@ -110,20 +111,23 @@ export async function chatPrice(
     if (most >= least) return `Pass max_tokens ${most} or less (what ${leftUsd} USD left pays for)`;
     return `${leftUsd} USD left pays for fewer than ${least} output tokens (max_tokens) of ${model.id}${reasoning ? ' after its reasoning' : ''}: pick a cheaper model${reasoning ? ' or a lower reasoning_effort' : ''}`;
   };
-  const full = { usd: usdFor(bound), basis: basis(bound), less };
+  const full: Price = { usd: usdFor(bound), basis: basis(bound), less };
   if (args.max_tokens !== undefined) return full;
-  const left = (await ctx.budget.left()) ?? Number.POSITIVE_INFINITY;
-  if (full.usd <= left) return full;
-  const shaped = Math.max(least, Math.min(bound, affordable(left)));
-  return {
-    usd: usdFor(shaped),
-    basis: basis(shaped),
-    less,
-    shaped: {
-      args: { max_tokens: shaped },
-      said: `The spend budget sent max_tokens ${shaped}: what its ${left} USD left pays for (${bound} output tokens would reserve ${round(full.usd)} USD).`,
-    },
+  // Not asked for: when the worst case does not fit, the budget sends what is left pays for.
+  full.fit = (left) => {
+    const shaped = Math.max(least, Math.min(bound, affordable(left)));
+    if (shaped >= bound) return undefined;
+    return {
+      usd: usdFor(shaped),
+      basis: basis(shaped),
+      less,
+      shaped: {
+        args: { max_tokens: shaped },
+        said: `The spend budget sent max_tokens ${shaped}: what its ${left} USD left pays for (${bound} output tokens would reserve ${round(full.usd)} USD).`,
+      },
+    };
   };
+  return full;
 }
 
 const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
