@@ -96,7 +96,10 @@ describe('tee_verify', () => {
     const res = await fetch(`${t.h.sandbox.url}/api/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.h.sandbox.demoKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'TEE/llama-sandbox', messages: [{ role: 'user', content: 'Elsewhere' }] }),
+      body: JSON.stringify({
+        model: 'TEE/llama-sandbox',
+        messages: [{ role: 'user', content: 'Elsewhere' }],
+      }),
     });
     const request_id = res.headers.get('x-request-id') ?? '';
     expect(await t.snap('tee_verify', { request_id, model: 'TEE/llama-sandbox' })).toMatchInlineSnapshot(`
