@@ -161,10 +161,35 @@ export function errorFromResponse(
  * or an app's spend cap (spec 1 §4.2; its code is not shown, the sandbox says
  * `app_spend_cap_exceeded`). Matched by what the code names, so either spelling is caught.
  */
-const isSpendCap = (code: string | undefined): boolean => code !== undefined && /usd|spend/i.test(code);
+const isSpendCap = (code: string | undefined): boolean =>
+  code !== undefined && ['usd', 'spend'].some((word) => code.toLowerCase().includes(word));
 
-/** The message states a cap of 0 (spec 1 §4.2: "0 blocks paid spend"), which no wait lifts. */
-const CAP_OF_ZERO = /\b(?:cap|limit)\b[^.]*?\b(?:of|is)\s+\$?0(?:\.0+)?(?![\d.]*\d)/i;
+/**
+ * The message states a cap of 0 (spec 1 §4.2: "0 blocks paid spend"), which no wait lifts: within
+ * one sentence, "cap" or "limit" and later "of" or "is" followed by 0 ("limit of 0 USD", "cap of
+ * this key is $0.00"). Read word by word, in linear time.
+ */
+function statesCapOfZero(message: string): boolean {
+  let capNamed = false;
+  const words = message.toLowerCase().split(' ');
+  for (const [i, word] of words.entries()) {
+    const bare = trimEnd(word, '.,;:');
+    if (bare === 'cap' || bare === 'limit') capNamed = true;
+    else if (capNamed && (bare === 'of' || bare === 'is')) {
+      const next = trimEnd(words[i + 1] ?? '', '.,;:');
+      const amount = next.startsWith('$') ? next.slice(1) : next;
+      if (amount !== '' && Number(amount) === 0) return true;
+    }
+    if (word.endsWith('.')) capNamed = false; // the sentence ends
+  }
+  return false;
+}
+
+const trimEnd = (word: string, marks: string): string => {
+  let end = word.length;
+  while (end > 0 && marks.includes(word[end - 1]!)) end -= 1;
+  return word.slice(0, end);
+};
 
 function spendCapError(
   message: string,
@@ -172,7 +197,7 @@ function spendCapError(
   meta: { requestId?: string; retryAfterMs?: number },
 ): SpendCapError {
   const common = { status: 429, requestId: meta.requestId, upstreamCode: code };
-  if (CAP_OF_ZERO.test(message)) {
+  if (statesCapOfZero(message)) {
     return new SpendCapError(message, {
       ...common,
       fix: "This key may not spend (its cap is 0); raise it on the platform's key settings. Waiting does not help.",

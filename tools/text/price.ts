@@ -139,7 +139,9 @@ const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
  */
 function reasoningTokens(args: ChatArgs, request: ChatRequest, model: TextPricing): number {
   if (request.format === 'messages' || args.reasoning_effort === 'none') return 0;
-  const asked = /(:|-)thinking\b/.test(String(request.body.model)) || args.reasoning_effort !== undefined;
+  const id = String(request.body.model).toLowerCase();
+  const thinkingId = id.includes(':thinking') || id.includes('-thinking');
+  const asked = thinkingId || args.reasoning_effort !== undefined;
   if (!asked && !model.reasons) return 0;
   const effort = args.reasoning_effort ?? 'medium';
   return Math.min(THINKING_BUDGET[effort], model.maxOutput ?? Number.POSITIVE_INFINITY);

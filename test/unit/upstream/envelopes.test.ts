@@ -195,8 +195,12 @@ describe('errorFromResponse', () => {
     expect(error.retryAfterMs).toBeUndefined();
   });
 
-  it('a 429 for a spend cap that is reached says when it starts again', () => {
-    const error = capped('daily_usd_limit_exceeded', 'Daily spend limit of 0.5 USD reached.', 3_600_000);
+  it.each([
+    'Daily spend limit of 0.5 USD reached.',
+    'Daily spend limit of 0,5 USD reached.',
+    'The spend cap was reached. It is 0 hours until it starts again.',
+  ])('a 429 for a spend cap that is reached says when it starts again: %s', (message) => {
+    const error = capped('daily_usd_limit_exceeded', message, 3_600_000);
     expect(error).toBeInstanceOf(SpendCapError);
     expect(error.fix).toMatch(/^This key's spend cap on the platform is reached\. It starts again at \d{4}-/);
     expect(error.retryAfterMs).toBe(3_600_000);
