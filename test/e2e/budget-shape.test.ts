@@ -211,6 +211,41 @@ describe('a key whose own spend cap on the platform is 0', () => {
   });
 });
 
+describe('media and data calls', () => {
+  it('keep their exact prices: an image reserves its catalog price, not the tool ceiling, and is never shaped', async () => {
+    const h = await withBudget();
+    // 2 images at 0.001 USD: where the ceiling of 0.5 USD refused every image under 0.05.
+    const image = await h.call('image_generate', {
+      model: 'pixel-lite',
+      prompt: 'a red fox',
+      resolution: '512x512',
+      n: 2,
+    });
+    expect(image.isError, textOf(image)).toBeFalsy();
+    expect(out(image).shaped_by_budget).toBeUndefined();
+    expect(await budgetOf(h)).toMatchObject({ reserved_usd: 0, spent_usd: out(image).cost });
+    // Dearer than what is left: refused at its exact price, with nothing asked of max_tokens.
+    const before = sentTo('/api/v1/images').length;
+    const pro = await h.call('image_generate', {
+      model: 'sandbox/image-pro',
+      prompt: 'a poster',
+      resolution: '1536x1024',
+    });
+    expect(textOf(pro)).toMatch(
+      /budget_exceeded\).*this call reserves 0\.06 USD \(sandbox\/image-pro at the catalog's 0\.06 USD per image at 1536x1024, 1 image\)[\s\S]*Fix: Nothing was sent\. Ask for fewer images, a smaller resolution or a cheaper model/,
+    );
+    expect(textOf(pro)).not.toContain('max_tokens');
+    expect(sentTo('/api/v1/images').length).toBe(before);
+  });
+
+  it('a search reserves its listed price and settles to what it cost', async () => {
+    const h = await withBudget();
+    const search = await h.call('web_search', { query: 'fox' });
+    expect(search.isError, textOf(search)).toBeFalsy();
+    expect(await budgetOf(h)).toMatchObject({ reserved_usd: 0, spent_usd: 0.006 });
+  });
+});
+
 describe('a call whose worst case is not known before it is sent', () => {
   it('reserves the stated ceiling of its tool, and says which', async () => {
     const h = await withBudget();

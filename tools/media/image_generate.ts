@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { LIMITS, readMediaInput } from '../../src/files/input.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { imagePrice } from './image-price.js';
 import { checkParameters, ImagesOut, imageModel, imagesText, postImages, saveImages } from './images.js';
 import { filesContent } from './shared.js';
 
@@ -77,6 +78,8 @@ export default defineTool({
       request_id: requestId,
     };
   },
+  // The catalog's price per image at the requested resolution.
+  price: (args, ctx) => imagePrice(ctx, args),
   spent: (r) => r.cost,
   text: imagesText,
   content: (r) => filesContent(r.images),
