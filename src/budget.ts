@@ -17,6 +17,18 @@ export interface Price {
   usd: number;
   /** e.g. "the catalog's price of 0.006 USD per search", "a ceiling of 0.5 USD per call of chat". */
   basis: string;
+  /** How to ask for less so the call fits `leftUsd` (a chat's max_tokens), said when it is refused. */
+  less?(leftUsd: number): string;
+  /**
+   * The smaller call that `leftUsd` pays for (a chat given no max_tokens), tried once before the
+   * call is refused; undefined when the call cannot be made smaller.
+   */
+  fit?(leftUsd: number): Price | undefined;
+  /**
+   * Arguments the budget chose so the call fits what is left (a chat's max_tokens): sent in place
+   * of the caller's, and `said` in the result.
+   */
+  shaped?: { args: Record<string, unknown>; said: string };
 }
 
 /** What is held for one paid call until it settles or is released. */
@@ -58,10 +70,30 @@ export class SpendBudget {
 
   /** Reserves `price` before a paid call, or throws, saying spent, reserved and left; nothing is sent. */
   async reserve(price: Price): Promise<Reservation> {
+    const held = await this.attempt(price);
+    if ('state' in held) throw this.refusal(held.state, price);
+    return held.reservation;
+  }
+
+  /**
+   * Shapes before it refuses: reserves `price`, or when that does not fit what is left, the
+   * smaller call `price.fit` makes of it (each attempt one atomic step); the price reserved comes back.
+   */
+  async reserveShaped(price: Price): Promise<{ reservation: Reservation; price: Price }> {
+    const first = await this.attempt(price);
+    if ('reservation' in first) return { reservation: first.reservation, price };
+    const smaller = price.fit?.(this.view(first.state).left_usd ?? 0);
+    if (!smaller) throw this.refusal(first.state, price);
+    const second = await this.attempt(smaller);
+    if ('state' in second) throw this.refusal(second.state, smaller);
+    return { reservation: second.reservation, price: smaller };
+  }
+
+  private async attempt(price: Price): Promise<{ reservation: Reservation } | { state: LedgerState }> {
     const id = randomUUID();
     // Without a limit nothing can be refused, so nothing is held: the call counts once, when it
     // settles (one ledger step per paid call instead of two, a round trip less on Redis).
-    if (this.limitUsd === undefined) return this.reservation(id, false);
+    if (this.limitUsd === undefined) return { reservation: this.reservation(id, false) };
     const state = await this.step({
       op: 'reserve',
       id,
@@ -69,8 +101,7 @@ export class SpendBudget {
       limit: toNano(this.limitUsd),
       ttlMs: CALL_RESERVATION_MS,
     });
-    if (!state.ok) throw this.refusal(state, price);
-    return this.reservation(id, true);
+    return state.ok ? { reservation: this.reservation(id, true) } : { state };
   }
 
   /** What ends a call's reservation, once; `held` is false when nothing was reserved (no limit). */
@@ -149,7 +180,7 @@ export class SpendBudget {
     return new BudgetExceededError(
       `This call would pass the spend budget: ${view.spent_usd} USD spent and ${view.reserved_usd} USD reserved of ${this.limitUsd} USD, ${view.left_usd} USD left; this call reserves ${toUsd(toNano(price.usd))} USD (${price.basis}).`,
       {
-        fix: `Nothing was sent. Wait for running paid calls to settle, raise --max-spend-usd (ORBIT_MAX_SPEND_USD), or ask for less.${resets}`,
+        fix: `Nothing was sent. ${price.less?.(view.left_usd ?? 0) ?? 'Ask for less'}, wait for running paid calls to settle, or raise --max-spend-usd (ORBIT_MAX_SPEND_USD).${resets}`,
         details: { ...view, call_reserves_usd: toUsd(toNano(price.usd)) },
       },
     );

@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'conflict'
   | 'payload_too_large'
   | 'rate_limited'
+  | 'spend_capped'
   | 'upstream_timeout'
   | 'server_error'
   | 'api_error'
@@ -151,6 +152,10 @@ export class PayloadTooLargeError extends ApiError {
 }
 export class RateLimitError extends ApiError {
   override readonly code = 'rate_limited';
+}
+/** The key's own spend cap on the platform (its settings, or the app cap set at sign-in) stops paid calls. */
+export class SpendCapError extends ApiError {
+  override readonly code = 'spend_capped';
 }
 export class UpstreamTimeoutError extends ApiError {
   override readonly code = 'upstream_timeout';

@@ -42,7 +42,8 @@ export class TenantCache<V> {
 
   constructor(
     private readonly limits: TenantCacheLimits<V>,
-    private readonly now: () => number = Date.now,
+    // Read at each call (not captured once), so a test can move the clock.
+    private readonly now: () => number = () => Date.now(),
   ) {}
 
   forTenant(tenant: string): TenantView<V> {

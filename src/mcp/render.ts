@@ -24,11 +24,14 @@ export async function renderResult(
   output: Record<string, unknown>,
   files: Files,
   redactor: Redactor,
+  /** What the spend budget adds: lines after the text, fields beside the result's own. */
+  notes: { lines: string[]; fields?: Record<string, unknown> } = { lines: [] },
 ): Promise<ToolResult> {
   const declared = typeof tool.untrusted === 'function' ? tool.untrusted(output) : (tool.untrusted ?? []);
   const { output: shown, marked } = cleanFields(output, declared);
   const own = tool.text ? tool.text(shown) : JSON.stringify(shown);
-  const text = marked.length > 0 ? fence(own) : own;
+  // The budget's lines are this server's own words: outside the fence of untrusted text.
+  const text = [marked.length > 0 ? fence(own) : own, ...notes.lines].join('\n');
   const extra = tool.content?.(shown) ?? [];
   const saved = extra.flatMap((item) => (item.type === 'media' ? [item.uri] : []));
   const direct = extra.filter((item): item is MediaContent => item.type !== 'media');
@@ -39,7 +42,7 @@ export async function renderResult(
       ...links,
       ...(saved.length > 0 ? await mediaContent(saved, files) : []),
     ],
-    structuredContent: redactor.value(shown),
+    structuredContent: redactor.value(notes.fields ? { ...shown, ...notes.fields } : shown),
     ...(marked.length > 0 ? { _meta: { [UNTRUSTED_META]: marked } } : {}),
   };
 }

@@ -4,7 +4,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Reservation, SpendBudget } from '../budget.js';
+import type { Price, Reservation, SpendBudget } from '../budget.js';
 import type { ToolContext } from '../context.js';
 import { InputError } from '../errors.js';
 import { ceilingFor } from '../payments/prices.js';
@@ -101,48 +101,57 @@ export function registerToolCalls(deps: CallDeps): void {
   });
 }
 
-const reservedUsd = new WeakMap<Reservation, number>();
-const priceOf = (reservation: Reservation) => reservedUsd.get(reservation) ?? 0;
-
-/** Reserves what the call may cost (its price, or the tool's stated ceiling) before it is sent. */
+/**
+ * Reserves what the call may cost (its price, or the tool's stated ceiling) before it is sent, or
+ * the smaller call the budget can pay for; the price reserved comes back.
+ */
 async function reserveFor(
   budget: SpendBudget,
   tool: AnyTool,
   args: unknown,
   ctx: ToolContext,
-): Promise<Reservation> {
+): Promise<{ reservation: Reservation; price: Price }> {
   // Without a limit nothing can be refused: the tool's ceiling stands in and no price is looked up
   // (a video's price is a catalog read).
   const price =
     (budget.limitUsd !== undefined ? await tool.price?.(args as never, ctx) : undefined) ??
     ceilingFor(tool.name);
-  const reservation = await budget.reserve(price);
-  reservedUsd.set(reservation, price.usd);
-  return reservation;
+  return budget.reserveShaped(price);
 }
 
-/** Settles to the result's cost; a job still running keeps a reservation for its cost. */
+/**
+ * Settles to the result's cost; a job still running keeps a reservation for its cost; a result
+ * that cannot be read, or that states no cost (the call did reach the platform), keeps what was
+ * reserved as spent. Returns what the text must say when the result itself states no cost.
+ */
 async function settle(
   reservation: Reservation,
   tool: AnyTool,
   result: unknown,
-  reserved: number,
-): Promise<void> {
+  price: Price,
+  limited: boolean,
+): Promise<string | undefined> {
   const spent = tool.spent?.(result as never);
   const later = tool.deferred?.(result as never);
-  if (later && spent === undefined) return reservation.defer(later.jobId, later.usd ?? reserved);
-  return reservation.settle(spent !== undefined && Number.isFinite(spent) && spent > 0 ? spent : 0);
+  if (later && spent === undefined) {
+    const held = later.usd ?? price.usd;
+    await reservation.defer(later.jobId, held);
+    return `Cost: known when it finishes${limited ? `; ${usd(held)} USD is held against the spend budget until then` : ''}.`;
+  }
+  if (spent !== undefined && Number.isFinite(spent))
+    return void (await reservation.settle(Math.max(0, spent)));
+  // Counted as what was reserved: the platform may well have charged it.
+  await reservation.settle(limited ? price.usd : 0);
+  return `Cost: not stated by the platform${limited ? `; ${usd(price.usd)} USD counted against the spend budget (what this call reserved)` : ''}.`;
 }
 
-/**
- * A paid answer whose cost the platform did not state, or stated in a form that cannot be read:
- * said, never silent (issue 32). A job whose cost comes later and a quote (nothing spent yet) state
- * none on purpose.
- */
-function costUnstated(tool: AnyTool, result: Record<string, unknown>): boolean {
-  const spent = tool.spent?.(result as never);
-  if (!tool.spent || (spent !== undefined && Number.isFinite(spent))) return false;
-  return !tool.deferred?.(result as never) && result.payment === undefined;
+const usd = (amount: number) => Math.round(amount * 1e6) / 1e6;
+
+/** The lines the budget adds to a paid call's text, and what it adds to its structured result. */
+function budgetNotes(price: Price | undefined, costLine: string | undefined) {
+  const lines = [price?.shaped?.said, costLine].filter((line) => line !== undefined);
+  const fields = price?.shaped ? { shaped_by_budget: price.shaped.args } : undefined;
+  return { lines, fields };
 }
 
 /**
@@ -177,34 +186,34 @@ async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: Server
     if (operation.credential === 'api_key' && credentials.signIn && !credentials.get('api_key')) {
       await credentials.signIn(signInPrompt(channel, progress, tool.pastedSignIn?.(parsed as never)));
     }
-    const reservation =
+    const paid =
       operation.nature === 'spend' ? await reserveFor(deps.budget, tool, parsed, context) : undefined;
+    // The budget may have chosen arguments so the call fits (a chat's max_tokens).
+    const sent = paid?.price.shaped ? { ...parsed, ...paid.price.shaped.args } : parsed;
     let checked: ReturnType<typeof tool.output.safeParse>;
     try {
-      checked = tool.output.safeParse(await tool.run(parsed, context));
+      checked = tool.output.safeParse(await tool.run(sent, context));
       if (!checked.success) throw outputErrorFrom(checked.error, tool.name);
     } catch (error) {
       // A failure after the platform may have charged (or accepted the call) keeps what was reserved as spent.
       const charged = mayHaveCharged(error) || (writing?.writes.some(acceptedWrite) ?? false);
-      if (reservation) await (charged ? reservation.settle(priceOf(reservation)) : reservation.release());
+      if (paid) await (charged ? paid.reservation.settle(paid.price.usd) : paid.reservation.release());
       if (!writing || error instanceof NeedsInput) throw error;
       const failure = {
         tool,
-        args: parsed as Record<string, unknown>,
+        args: sent as Record<string, unknown>,
         writes: writing.writes,
         error,
-        ...(reservation && charged ? { countedUsd: priceOf(reservation) } : {}),
+        ...(paid && charged ? { countedUsd: paid.price.usd } : {}),
       };
       const answer = acceptedAnswer(failure, deps.redactor);
       if (answer) return answer;
       throw withCheck(failure);
     }
-    if (reservation) await settle(reservation, tool, checked.data, priceOf(reservation));
-    const rendered = await renderResult(tool, checked.data, context.files, deps.redactor);
-    const head = rendered.content[0];
-    if (reservation && head?.type === 'text' && costUnstated(tool, checked.data))
-      head.text += '\nCost not stated.';
-    return rendered;
+    const limited = deps.budget.limitUsd !== undefined;
+    const costLine = paid && (await settle(paid.reservation, tool, checked.data, paid.price, limited));
+    const notes = budgetNotes(paid?.price, costLine || undefined);
+    return await renderResult(tool, checked.data, context.files, deps.redactor, notes);
   } catch (error) {
     if (error instanceof NeedsInput) throw error;
     deps.log.debug(`tool ${tool.name} failed`, {

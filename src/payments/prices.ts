@@ -2,9 +2,8 @@ import type { Price } from '../budget.js';
 
 /**
  * What a paid call reserves when its tool cannot price it beforehand (no catalog price, no
- * estimate before sending): a stated ceiling per tool, said in the refusal. A call that costs more
- * than its ceiling still counts in full when it settles; these are set above what the platform's
- * public prices make a usual call cost.
+ * estimate before sending): a stated ceiling per tool, said in the refusal, set above what the
+ * platform's public prices make a usual call cost. The cost the reply states is what settles.
  */
 export const CEILINGS_USD: Readonly<Record<string, number>> = {
   chat: 0.25,

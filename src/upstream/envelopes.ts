@@ -11,6 +11,7 @@ import {
   PermissionError,
   RateLimitError,
   ServerError,
+  SpendCapError,
   UpstreamTimeoutError,
 } from '../errors.js';
 import { readReply } from '../replies/read.js';
@@ -141,6 +142,7 @@ export function errorFromResponse(
     (meta.rawText
       ? meta.rawText.slice(0, 300)
       : `The platform answered HTTP ${status} without an error message.`);
+  if (status === 429 && isSpendCap(parsed?.code)) return spendCapError(message, parsed?.code, meta);
   const options: OrbitErrorOptions = {
     status,
     requestId: meta.requestId,
@@ -153,6 +155,64 @@ export function errorFromResponse(
   };
   const Kind = classify(status);
   return new Kind(message, options);
+}
+
+/**
+ * A 429 for money, not speed: the key's daily USD limit (`daily_usd_limit_exceeded`, spec 1 §7.2)
+ * or an app's spend cap (spec 1 §4.2; its code is not shown, the sandbox says
+ * `app_spend_cap_exceeded`). Matched by what the code names, so either spelling is caught.
+ */
+const isSpendCap = (code: string | undefined): boolean =>
+  code !== undefined && ['usd', 'spend'].some((word) => code.toLowerCase().includes(word));
+
+/**
+ * The message states a cap of 0 (spec 1 §4.2: "0 blocks paid spend"), which no wait lifts: within
+ * one sentence, "cap" or "limit" and later "of" or "is" followed by 0 ("limit of 0 USD", "cap of
+ * this key is $0.00"). Read word by word, in linear time.
+ */
+function statesCapOfZero(message: string): boolean {
+  let capNamed = false;
+  const words = message.toLowerCase().split(' ');
+  for (const [i, word] of words.entries()) {
+    const bare = trimEnd(word, '.,;:');
+    if (bare === 'cap' || bare === 'limit') capNamed = true;
+    else if (capNamed && (bare === 'of' || bare === 'is')) {
+      const next = trimEnd(words[i + 1] ?? '', '.,;:');
+      const amount = next.startsWith('$') ? next.slice(1) : next;
+      if (amount !== '' && Number(amount) === 0) return true;
+    }
+    if (word.endsWith('.')) capNamed = false; // the sentence ends
+  }
+  return false;
+}
+
+const trimEnd = (word: string, marks: string): string => {
+  let end = word.length;
+  while (end > 0 && marks.includes(word[end - 1]!)) end -= 1;
+  return word.slice(0, end);
+};
+
+function spendCapError(
+  message: string,
+  code: string | undefined,
+  meta: { requestId?: string; retryAfterMs?: number },
+): SpendCapError {
+  const common = { status: 429, requestId: meta.requestId, upstreamCode: code };
+  if (statesCapOfZero(message)) {
+    return new SpendCapError(message, {
+      ...common,
+      fix: "This key may not spend (its cap is 0); raise it on the platform's key settings. Waiting does not help.",
+    });
+  }
+  const resets =
+    meta.retryAfterMs !== undefined
+      ? ` It starts again at ${new Date(Date.now() + meta.retryAfterMs).toISOString()}.`
+      : '';
+  return new SpendCapError(message, {
+    ...common,
+    retryAfterMs: meta.retryAfterMs,
+    fix: `This key's spend cap on the platform is reached.${resets} Raise it on the platform's key settings to spend before then.`,
+  });
 }
 
 /**

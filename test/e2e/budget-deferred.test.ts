@@ -30,10 +30,20 @@ describe('deferred charges', () => {
     const held = await budget();
     expect(held.spent_usd).toBe(0);
     expect(held.reserved_usd).toBeGreaterThan(0.8);
+    // A fifth no longer fits its worst case: the budget sends the max_tokens that what is left pays for.
     const fifth = await background('one more');
     expect(textOf(fifth)).toMatch(
-      /budget_exceeded\).*0 USD spent and 0\.8\d+ USD reserved of 1 USD.*openai\/gpt-sandbox at 2\.5\/10 USD per million input\/output tokens, up to \d+ input and 16384 output tokens/,
+      /The spend budget sent max_tokens \d+: what its 0\.1\d+ USD left pays for \(16384 output tokens would reserve 0\.205\d* USD\)/,
     );
+    expect(out(fifth).shaped_by_budget.max_tokens).toBeLessThan(16384);
+    const sent = h.sandbox.requests.filter((r) => r.path === '/api/v1/responses').at(-1);
+    expect(sent?.json).toMatchObject({ max_output_tokens: out(fifth).shaped_by_budget.max_tokens });
+    // Then what is left buys no useful answer: refused unsent, naming what is left.
+    const sixth = await background('and one more');
+    expect(textOf(sixth)).toMatch(
+      /budget_exceeded\).*0 USD spent and 0\.9\d+ USD reserved of 1 USD.*openai\/gpt-sandbox at 2\.5\/10 USD per million input\/output tokens, up to \d+ input and 64 output tokens[\s\S]*Fix: Nothing was sent\. 0\.0\d+ USD left pays for fewer than 64 output tokens \(max_tokens\) of openai\/gpt-sandbox/,
+    );
+    started.push(fifth);
     let charged = 0;
     for (const r of started) {
       const done = await h.call('job_status', { run_id: out(r).response_id, max_wait_s: 30 });

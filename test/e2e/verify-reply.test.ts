@@ -170,8 +170,31 @@ describe('verifyReply (what chat verify: true calls)', () => {
 });
 
 describe('tee_verify', () => {
-  it('checks the signer of a reply this server did not capture, and says the bytes were not compared', async () => {
-    const chat = out(await h.call('chat', { model: TEE_MODEL, prompt: 'A private question', stream: false }));
+  it.each([false, true])(
+    'binds a plain chat on an enclave model to its bytes, without verify (stream: %s)',
+    async (stream) => {
+      const chat = out(await h.call('chat', { model: TEE_MODEL, prompt: 'Kept for later', stream }));
+      expect(chat.verification).toBeUndefined();
+      const result = await h.call('tee_verify', { request_id: chat.request_id });
+      expect(out(result)).toMatchObject({
+        verified: true,
+        bytes_checked: true,
+        model: TEE_MODEL,
+        failed: [],
+      });
+      expect(statusOf(result, 'request_hash')).toBe('passed');
+      expect(statusOf(result, 'response_hash')).toBe('passed');
+    },
+  );
+
+  it('checks the signer of a reply this server did not make, and says the bytes were not compared', async () => {
+    // Made on the platform directly: this server holds nothing of it.
+    const made = await fetch(`${h.sandbox.url}/api/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.sandbox.demoKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: TEE_MODEL, messages: [{ role: 'user', content: 'A private question' }] }),
+    });
+    const chat = { request_id: made.headers.get('x-request-id') };
     h.sandbox.clearRequests();
     const result = await h.call('tee_verify', { request_id: chat.request_id, model: TEE_MODEL });
     expect(result.isError).toBeFalsy();

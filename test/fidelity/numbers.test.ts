@@ -10,7 +10,7 @@ import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
 /**
  * Issue 32 item 4: every number the platform may send as a numeric string is read as its number
  * (costs, token counts, pagination, limits), and a paid answer whose cost cannot be read at all
- * says "Cost not stated", never silently.
+ * says "Cost: not stated by the platform", never silently.
  */
 process.env.ORBIT_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'orbit-numbers-'));
 
@@ -49,7 +49,7 @@ describe('numbers sent as strings', () => {
       input_tokens: expect.any(Number),
       output_tokens: expect.any(Number),
     });
-    expect(textOf(result)).not.toMatch(/Cost not stated/);
+    expect(textOf(result)).not.toMatch(/Cost:? not stated/);
   });
 
   it("data_call: the summary's totalCost as a string, when nothing else states the cost", async () => {
@@ -82,7 +82,7 @@ describe('numbers sent as strings', () => {
 });
 
 describe('a cost that cannot be read at all', () => {
-  it('is said: "Cost not stated", never silent', async () => {
+  it('is said: "Cost: not stated by the platform", never silent', async () => {
     h.sandbox.faults.add({
       match: { path: CHAT },
       reshape: { set: { 'x_orbit_pricing.amount': 'about a cent', 'x_orbit_pricing.cost': 'about a cent' } },
@@ -90,6 +90,6 @@ describe('a cost that cannot be read at all', () => {
     const result = await chat();
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(out(result).cost).toBeUndefined();
-    expect(textOf(result)).toMatch(/\nCost not stated\.$/);
+    expect(textOf(result)).toMatch(/\nCost: not stated by the platform[.;]/);
   });
 });

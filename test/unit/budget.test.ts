@@ -75,3 +75,37 @@ describe('a job whose cost is never stated', () => {
     expect(await budget.state()).toMatchObject({ spent_usd: 0, reserved_usd: 0, left_usd: 1 });
   });
 });
+
+describe('SpendBudget shaping a call before refusing it', () => {
+  /** A call worth 2 USD that can be made smaller: down to what is left, but not below 0.1 USD. */
+  const shapeable = {
+    usd: 2,
+    basis: 'a call of 2 USD',
+    fit: (left: number) => ({ usd: Math.max(0.1, left), basis: `a call of ${left} USD` }),
+  };
+
+  it('reserves the whole call when it fits, in one ledger step', async () => {
+    const { budget, steps } = counted(5);
+    const { price } = await budget.reserveShaped(shapeable);
+    expect(price).toBe(shapeable);
+    expect(steps).toEqual(['reserve']);
+  });
+
+  it('reserves what is left when the whole call does not fit, and refuses below what is useful', async () => {
+    const { budget } = counted(1);
+    const { price } = await budget.reserveShaped(shapeable);
+    expect(price.usd).toBe(1);
+    expect(await budget.state()).toMatchObject({ reserved_usd: 1, left_usd: 0 });
+    await expect(budget.reserveShaped(shapeable)).rejects.toThrow(
+      /this call reserves 0\.1 USD \(a call of 0 USD\)/,
+    );
+  });
+
+  it('never holds more than the limit when many shape at once', async () => {
+    const { budget } = counted(1);
+    const calls = await Promise.allSettled(Array.from({ length: 8 }, () => budget.reserveShaped(shapeable)));
+    const held = calls.flatMap((c) => (c.status === 'fulfilled' ? [c.value.price.usd] : []));
+    expect(held.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1);
+    expect((await budget.state()).reserved_usd).toBeLessThanOrEqual(1);
+  });
+});

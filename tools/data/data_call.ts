@@ -87,7 +87,7 @@ export default defineTool({
     (args.method ?? 'POST') === 'POST' && goesAccountless(ctx, args.payment)
       ? { usd: 0, basis: 'a payment quote costs nothing' }
       : undefined,
-  spent: (r) => r.cost,
+  spent: (r) => (r.payment ? 0 : r.cost),
   untrusted: ['data', 'summary'],
   text: (r) => {
     const payment = PaymentRequest.safeParse(r.payment);

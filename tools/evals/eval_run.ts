@@ -4,6 +4,7 @@ import { followJob, jobDone } from '../../src/jobs/follow.js';
 import { nextCall, sayNext } from '../../src/jobs/next.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
 import { getExperiment, nextRead, RunOut, runResult } from './experiment.js';
+import { evalPrice } from './price.js';
 import { EVALS, Experiment, TERMINAL } from './replies.js';
 import { readRows } from './rows.js';
 import { checkRunLimits } from './run-limits.js';
@@ -75,9 +76,6 @@ async function checked(ctx: ToolContext, args: Input) {
   return { rows, scorerIds, defs: defs.filter((d) => d !== undefined) };
 }
 
-/** What one model call of an experiment may cost at most, for the reservation (spec 2 §4.11 gives no price). */
-const EVAL_CALL_CEILING_USD = 0.02;
-
 export default defineTool({
   name: 'eval_run',
   title: 'Run an evaluation',
@@ -148,15 +146,11 @@ export default defineTool({
     });
     return result;
   },
-  // Rows given inline bound it: a stated ceiling per model call (each row by each candidate, and by
-  // each scorer, which may be a judge model); a dataset's size is not known here, so its ceiling holds.
-  price: (args) => {
-    if (!args.rows) return undefined;
-    const calls = args.rows.length * args.candidates.length * (1 + (args.scorers?.length ?? 0));
-    return {
-      usd: calls * EVAL_CALL_CEILING_USD,
-      basis: `a ceiling of ${EVAL_CALL_CEILING_USD} USD per model call, ${calls} calls (rows x candidates x (1 + scorers))`,
-    };
+  // Counted from its rows, candidates and scorers before it starts (the checks first: a bad
+  // argument is refused as such, not as a price).
+  price: async (args, ctx) => {
+    await checked(ctx, args);
+    return evalPrice(ctx, args);
   },
   spent: (r) => r.cost_usd,
   // An experiment still running: what was reserved stays, until evals_read learns its cost.

@@ -3,6 +3,7 @@ import { InputError } from '../../src/errors.js';
 import { LIMITS, readMediaInput } from '../../src/files/input.js';
 import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { imagePrice } from './image-price.js';
 import { checkParameters, ImagesOut, imageModel, imagesText, postImages, saveImages } from './images.js';
 import { filesContent } from './shared.js';
 
@@ -82,6 +83,8 @@ export default defineTool({
       request_id: requestId,
     };
   },
+  // The catalog's price per image at the requested resolution.
+  price: (args, ctx) => imagePrice(ctx, args),
   spent: (r) => r.cost,
   text: imagesText,
   content: (r) => filesContent(r.images),

@@ -185,6 +185,7 @@ export function searchText(r: SearchOut): string {
     ),
   ]
     .concat(r.not_usable ? [`(${r.not_usable}.)`] : [])
+    .concat(r.cost !== undefined ? [`Cost: ${r.cost} USD`] : [])
     .filter(Boolean)
     .join('\n');
 }

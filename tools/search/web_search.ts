@@ -55,7 +55,8 @@ export default defineTool({
     goesAccountless(ctx, args.payment)
       ? { usd: 0, basis: 'a payment quote costs nothing' }
       : { usd: WEB_SEARCH_USD, basis: `the platform's price of ${WEB_SEARCH_USD} USD per search` },
-  spent: (r) => r.cost,
+  // A quote is free: x402_complete counts what is paid.
+  spent: (r) => (r.payment ? 0 : r.cost),
   untrusted: ['answer', 'results', 'structured'],
   text: searchText,
 });

@@ -1,7 +1,8 @@
 import { NotFoundError, routeMissing, UpstreamInvalidError } from '../../src/errors.js';
 import { nextCall } from '../../src/jobs/next.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
-import { verifyReply } from '../verify/verify-reply.js';
+import { isEnclaveModel } from '../../src/tee/index.js';
+import { keepExchange, verifyReply } from '../verify/verify-reply.js';
 import { LEGACY_PATH, legacyInto } from './legacy.js';
 import { type ChatArgs, Input } from './options.js';
 import { chatPrice } from './price.js';
@@ -25,14 +26,18 @@ export default defineTool({
   async run(args, ctx) {
     const request = buildRequest(args);
     const { out, sent } = await answer(request, args, ctx);
-    if (!args.verify) return out;
+    if (!args.verify) {
+      // A background response's submit is not the answer the enclave signs.
+      if (request.waitS === undefined) keep(args.model, sent, ctx);
+      return out;
+    }
     // The one place that sees the request as sent and the reply as read, byte for byte.
     return { ...out, verification: await verification(args.model, sent, ctx) };
   },
   // The model's catalog pricing for this request's size (a malformed request is refused by run).
   price: (args, ctx) => {
     try {
-      return chatPrice(ctx, buildRequest(args));
+      return chatPrice(ctx, args, buildRequest(args));
     } catch {
       return undefined;
     }
@@ -71,6 +76,18 @@ async function answer(
     return { out: { ...out, ...(sent.requestId ? { request_id: sent.requestId } : {}) }, sent };
   }
   return { out: resultOf(state, sent.requestId, args.model), sent };
+}
+
+/** An enclave reply's exact bytes, kept so tee_verify can check its signature later. */
+function keep(model: string, sent: Exchange, ctx: ToolContext): void {
+  const captured = sent.captured;
+  if (!captured?.complete || !isEnclaveModel(model)) return;
+  keepExchange(ctx, {
+    model,
+    requestId: sent.requestId,
+    requestBody: captured.request,
+    responseBody: captured.response,
+  });
 }
 
 /** The enclave's signature over the exact bytes exchanged; the answer stands either way. */

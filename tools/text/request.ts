@@ -1,4 +1,5 @@
 import { InputError } from '../../src/errors.js';
+import { isEnclaveModel } from '../../src/tee/index.js';
 import { EVAL_STORE_CONTENT_FLAG } from '../../src/word.js';
 import { checkArguments } from './checks.js';
 import { type Conversation, readConversation } from './conversation.js';
@@ -29,7 +30,7 @@ export interface ChatRequest {
   conversation: Conversation;
   /** Only text and the basic fields: the legacy route could carry it. */
   plain: boolean;
-  /** Keep the exact bytes exchanged (for checking an enclave's signature over them). */
+  /** Keep the exact bytes exchanged (for checking an enclave's signature over them, now or later). */
   capture: boolean;
 }
 
@@ -91,7 +92,8 @@ export function buildRequest(args: ChatArgs): ChatRequest {
     stream: body.stream === true,
     ...(waitS !== undefined ? { waitS } : {}),
     conversation,
-    capture: args.verify === true,
+    // An enclave's reply is kept byte for byte, so tee_verify can check it later (verify or not).
+    capture: args.verify === true || isEnclaveModel(args.model),
     plain:
       format === 'chat' &&
       !args.tools?.length &&

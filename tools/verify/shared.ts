@@ -56,18 +56,25 @@ export interface Exchange {
   response: Uint8Array;
 }
 
+/** How long, and how many per key, enclave exchanges are kept for tee_verify. */
+export const EXCHANGE_LIFETIME_MIN = 30;
+export const EXCHANGES_PER_KEY = 100;
+
 /**
- * Exchanges this server made and kept (`capture: true`), per tenant and request id, so that
- * tee_verify can bind a signature to the bytes. Short-lived and bounded: they hold prompts and answers.
+ * Exchanges this server made with enclave models, per tenant and request id, so that tee_verify
+ * can bind a signature to the bytes. Short-lived and bounded: they hold prompts and answers.
  */
 export const exchanges = new TenantCache<Exchange>({
-  perTenant: 100,
+  perTenant: EXCHANGES_PER_KEY,
   total: 2_000,
-  ttlMs: 30 * 60_000,
+  ttlMs: EXCHANGE_LIFETIME_MIN * 60_000,
   weigh: (exchange) => exchange.request.length + exchange.response.length,
   maxTenantWeight: 16 * 1_048_576,
   maxTotalWeight: 128 * 1_048_576,
 });
+
+/** Why a request id may have no bytes here, said when tee_verify cannot find them. */
+export const NOT_HELD = `it was not made by this server, it is older than ${EXCHANGE_LIFETIME_MIN} minutes or past the last ${EXCHANGES_PER_KEY} kept per key, or another replica made it (each keeps its own)`;
 
 /** The caller's model, refused before sending when it is not an enclave model (spec 2 §4.12). */
 export function enclaveModel(model: string): string {

@@ -3,7 +3,17 @@ import { InputError } from '../../src/errors.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import { TEE_MODEL_PREFIX } from '../../src/tee/index.js';
 import { checkReply, type ReplyVerdict } from './reply.js';
-import { Checks, checksText, enclaveModel, exchanges, Failed, tenantOf, unlisted } from './shared.js';
+import {
+  Checks,
+  checksText,
+  EXCHANGE_LIFETIME_MIN,
+  enclaveModel,
+  exchanges,
+  Failed,
+  NOT_HELD,
+  tenantOf,
+  unlisted,
+} from './shared.js';
 
 const Output = z.object({
   verified: z.boolean(),
@@ -38,14 +48,14 @@ export default defineTool({
         fix: "Pass the reply's request id (chat returns it as request_id) or its id (chatcmpl-..., msg_..., resp_...).",
       });
     }
-    const exchange = exchanges.forTenant(tenantOf(ctx)).get(args.request_id);
+    const exchange = exchanges.forTenant(tenantOf(ctx)).get(args.request_id.trim());
     const model = args.model ?? exchange?.model;
     if (model === undefined) {
       throw new InputError(
-        'This server did not make that request (or no longer holds it), so the model is unknown.',
+        `No enclave reply with request id "${args.request_id.trim()}" is held here: ${NOT_HELD}. So its model is not known and its bytes cannot be compared.`,
         {
-          param: 'model',
-          fix: `Pass model: the ${TEE_MODEL_PREFIX} id the request used.`,
+          param: 'request_id',
+          fix: `Pass model (the ${TEE_MODEL_PREFIX} id it used) to check its signer alone, or verify on the server that made it within ${EXCHANGE_LIFETIME_MIN} minutes.`,
         },
       );
     }
@@ -61,7 +71,7 @@ export default defineTool({
       `${r.request_id} (${r.model}): ${verdictOf(r)}; signer ${r.signer ?? 'unknown'}.`,
       r.bytes_checked
         ? 'Compared with the exact bytes this server sent and received.'
-        : 'This server does not hold the bytes of that request: the signed hashes were not compared with any reply.',
+        : `This server does not hold the bytes of that request, so the signed hashes were not compared with any reply: ${NOT_HELD}.`,
       checksText(r.checks),
     ].join('\n'),
 });

@@ -3,7 +3,7 @@ import { isRecord } from '../../src/lang.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { isEnclaveModel } from '../../src/tee/index.js';
 import { checkReply } from './reply.js';
-import { exchanges, tenantOf } from './shared.js';
+import { type Exchange, exchanges, tenantOf } from './shared.js';
 
 export interface ReplyToVerify {
   /** The model the request named (a `TEE/` id). */
@@ -42,15 +42,11 @@ export async function verifyReply(
       `${input.model} does not run in an enclave, so nothing signs its replies.`,
     );
   }
-  const bodyId = replyIdOf(input.responseBody);
-  const requestId = input.requestId ?? bodyId;
-  if (!requestId) {
+  const kept = keepExchange(ctx, input);
+  if (!kept) {
     return unverified('signature_available', 'the reply carries no request id to fetch its signature by.');
   }
-  const exchange = { model: input.model, request: input.requestBody, response: input.responseBody };
-  const kept = exchanges.forTenant(tenantOf(ctx));
-  kept.set(requestId, exchange);
-  if (bodyId && bodyId !== requestId) kept.set(bodyId, exchange);
+  const { requestId, exchange } = kept;
   try {
     const result = await checkReply(ctx, { model: input.model, requestId, exchange });
     if (result.verified) {
@@ -74,6 +70,25 @@ export async function verifyReply(
       requestId,
     };
   }
+}
+
+/**
+ * Keeps the exact bytes of an enclave exchange this server made, under its request id and its
+ * body's own id, so tee_verify can bind the signature to them later; undefined when the reply
+ * names no id.
+ */
+export function keepExchange(
+  ctx: Pick<ToolContext, 'api' | 'credentials' | 'target'>,
+  input: ReplyToVerify,
+): { requestId: string; exchange: Exchange } | undefined {
+  const bodyId = replyIdOf(input.responseBody);
+  const requestId = input.requestId ?? bodyId;
+  if (!requestId) return undefined;
+  const exchange = { model: input.model, request: input.requestBody, response: input.responseBody };
+  const kept = exchanges.forTenant(tenantOf(ctx));
+  kept.set(requestId, exchange);
+  if (bodyId && bodyId !== requestId) kept.set(bodyId, exchange);
+  return { requestId, exchange };
 }
 
 function unverified(check: string, why: string): ShortVerdict {

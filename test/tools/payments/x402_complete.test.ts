@@ -37,6 +37,7 @@ describe('x402_complete', () => {
          What medium.com says about "reusable rockets": a deterministic sandbox snippet, result 1.
       2. Reusable rockets - en.wikipedia.org — https://en.wikipedia.org/reusable-rockets
          What en.wikipedia.org says about "reusable rockets": a deterministic sandbox snippet, result 2.
+      Cost: 0.006 USD
       </untrusted-web-content>",
               "type": "text",
             },

@@ -20,6 +20,7 @@ describe('web_search', () => {
          What developer.mozilla.org says about "orbital mechanics": a deterministic sandbox snippet, result 1.
       2. Orbital mechanics - github.com — https://github.com/orbital-mechanics
          What github.com says about "orbital mechanics": a deterministic sandbox snippet, result 2.
+      Cost: 0.006 USD
       </untrusted-web-content>",
               "type": "text",
             },

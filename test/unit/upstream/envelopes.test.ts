@@ -11,6 +11,7 @@ import {
   PermissionError,
   RateLimitError,
   ServerError,
+  SpendCapError,
   UpstreamTimeoutError,
 } from '../../../src/errors.js';
 import { errorFromResponse, parseEnvelope } from '../../../src/upstream/envelopes.js';
@@ -175,6 +176,40 @@ describe('errorFromResponse', () => {
     expect(error.status).toBe(status);
     expect(error.message).toBe(`failed with ${status}`);
     expect(error.fix).toMatch(/\w+/);
+  });
+
+  const capped = (code: string, message: string, retryAfterMs?: number) =>
+    errorFromResponse(429, { error: { message, type: 'rate_limit_error', code } }, { retryAfterMs });
+
+  it.each([
+    ['daily_usd_limit_exceeded', 'Daily spend limit of 0 USD reached for this API key.'],
+    ['app_spend_cap_exceeded', 'The app spend cap of this key is 0 USD, which blocks paid requests.'],
+    ['daily_usd_limit_exceeded', 'Spend limit is $0.00 for this key'],
+  ])('a 429 %s whose cap is 0 says the key may not spend, not to wait', (code, message) => {
+    const error = capped(code, message, 72_806_000);
+    expect(error).toBeInstanceOf(SpendCapError);
+    expect(error.code).toBe('spend_capped');
+    expect(error.fix).toBe(
+      "This key may not spend (its cap is 0); raise it on the platform's key settings. Waiting does not help.",
+    );
+    expect(error.retryAfterMs).toBeUndefined();
+  });
+
+  it.each([
+    'Daily spend limit of 0.5 USD reached.',
+    'Daily spend limit of 0,5 USD reached.',
+    'The spend cap was reached. It is 0 hours until it starts again.',
+  ])('a 429 for a spend cap that is reached says when it starts again: %s', (message) => {
+    const error = capped('daily_usd_limit_exceeded', message, 3_600_000);
+    expect(error).toBeInstanceOf(SpendCapError);
+    expect(error.fix).toMatch(/^This key's spend cap on the platform is reached\. It starts again at \d{4}-/);
+    expect(error.retryAfterMs).toBe(3_600_000);
+  });
+
+  it('a 429 for speed stays a rate limit', () => {
+    expect(capped('rate_limit_exceeded', 'Slow down: limit of 0 requests left', 1000)).toBeInstanceOf(
+      RateLimitError,
+    );
   });
 
   it('maps an unlisted 4xx to the generic ApiError', () => {
