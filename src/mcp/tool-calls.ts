@@ -12,6 +12,7 @@ import type { Redactor } from '../secrets.js';
 import { mayHaveCharged } from '../upstream/client.js';
 import { rendersViews, withView } from './apps.js';
 import { parseArguments } from './arguments.js';
+import { CallMeter, type CallRecord, unknownToolCall } from './call-record.js';
 import type { CatalogEntry, ToolCatalog } from './catalog.js';
 import { confirmer } from './confirm.js';
 import { type AnyTool, operationOf } from './define-tool.js';
@@ -41,13 +42,17 @@ export interface CallDeps {
   redactor: Redactor;
   budget: SpendBudget;
   stateCodec: ReturnType<typeof createStateCodec>;
-  /** Builds the tool's context for this request. */
+  /** Builds the tool's context for this request; `onRequestId` hears each platform reply's id. */
   contextFor(
     ctx: ServerContext,
     progress: ToolContext['progress'],
-    extra: Pick<ToolContext, 'confirm'>,
+    extra: Pick<ToolContext, 'confirm'> & { onRequestId?: (requestId: string) => void },
   ): ToolContext;
   log: ToolContext['log'];
+  /** Before a paid call reserves (the HTTP endpoint's paid-call rate limit): throws to refuse it. */
+  beforeSpend?: () => Promise<void>;
+  /** Each call once it has ended, whatever the outcome (the audit log, the call's span). */
+  onCallDone?: (record: CallRecord, ctx: ServerContext) => void;
 }
 
 /** tools/list and tools/call: listing from the catalog, and one path for every call. */
@@ -66,6 +71,7 @@ export function registerToolCalls(deps: CallDeps): void {
   deps.server.setRequestHandler('tools/call', async (request, ctx) => {
     const asked = request.params.name;
     if (!enabled.has(asked)) {
+      deps.onCallDone?.(unknownToolCall(), ctx);
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `Unknown tool "${asked}". ${deps.describeEnabled}`,
@@ -84,6 +90,7 @@ export function registerToolCalls(deps: CallDeps): void {
       return renderError(error, deps.redactor);
     }
     const name = paid?.tool ?? asked;
+    const meter = new CallMeter(name);
     const tool = await deps.tools.load(name);
     const args = paid?.arguments ?? request.params.arguments;
     // A hash of the arguments, needed only when a question was or is to be asked: most calls never pay it.
@@ -91,11 +98,14 @@ export function registerToolCalls(deps: CallDeps): void {
     const identity = () => (call ??= callIdentity(name, args));
     const answers = answersFor(ctx, identity);
     try {
-      const result = await execute(deps, tool, args, ctx, asker(answers));
+      const result = await execute(deps, tool, args, ctx, asker(answers), meter);
       return paid ? asPaidResult(result, paid) : asPaymentRequired(result);
     } catch (error) {
-      if (error instanceof NeedsInput) return askFor(deps.stateCodec, identity(), answers, error);
-      throw error;
+      if (!(error instanceof NeedsInput)) throw error;
+      meter.asked();
+      return askFor(deps.stateCodec, identity(), answers, error);
+    } finally {
+      deps.onCallDone?.(meter.record(), ctx);
     }
   });
 }
@@ -121,6 +131,21 @@ async function reserveFor(
 }
 
 /**
+ * The reservation as the call's record sees it (call-record.ts), keeping its price for settle.
+ * Without a limit the budget holds nothing, so nothing is recorded as reserved.
+ */
+function metered(
+  meter: CallMeter,
+  budget: SpendBudget,
+  reservation: Reservation | undefined,
+): Reservation | undefined {
+  if (!reservation) return undefined;
+  const watched = meter.watch(reservation, budget.limitUsd === undefined ? 0 : priceOf(reservation));
+  reservedUsd.set(watched, priceOf(reservation));
+  return watched;
+}
+
+/**
  * Settles to the result's cost; a job still running keeps a reservation for its cost; a result
  * that cannot be read (the call did reach the platform) keeps what was reserved as spent.
  */
@@ -142,13 +167,21 @@ async function settle(
  * an isError result the model can act on, except a question for the person (NeedsInput), which
  * the handler turns into input_required.
  */
-async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: ServerContext, ask: Asker) {
+async function execute(
+  deps: CallDeps,
+  tool: AnyTool,
+  args: unknown,
+  ctx: ServerContext,
+  ask: Asker,
+  meter: CallMeter,
+) {
   const progress = createProgress(ctx.mcpReq._meta?.progressToken, (params) =>
     ctx.mcpReq.notify({ method: 'notifications/progress', params: deps.redactor.value(params) }),
   );
   try {
     const parsed = parseArguments(tool, args);
     const operation = operationOf(tool, parsed);
+    meter.operationOf(tool, parsed);
     // Read only when the tool asks the person something: most calls never do.
     const channel = {
       server: deps.server,
@@ -161,13 +194,20 @@ async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: Server
       },
       ask,
     };
-    const context = deps.contextFor(ctx, progress, { confirm: confirmer(channel) });
+    const context = deps.contextFor(ctx, progress, {
+      confirm: confirmer(channel),
+      onRequestId: meter.onRequestId,
+    });
     const credentials = context.credentials;
     if (operation.credential === 'api_key' && credentials.signIn && !credentials.get('api_key')) {
       await credentials.signIn(signInPrompt(channel, progress));
     }
-    const reservation =
-      operation.nature === 'spend' ? await reserveFor(deps.budget, tool, parsed, context) : undefined;
+    if (operation.nature === 'spend') await deps.beforeSpend?.();
+    const reservation = metered(
+      meter,
+      deps.budget,
+      operation.nature === 'spend' ? await reserveFor(deps.budget, tool, parsed, context) : undefined,
+    );
     let checked: ReturnType<typeof tool.output.safeParse>;
     try {
       checked = tool.output.safeParse(await tool.run(parsed, context));
@@ -180,9 +220,11 @@ async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: Server
     if (reservation)
       await settle(reservation, tool, checked.success ? checked.data : undefined, priceOf(reservation));
     if (!checked.success) throw outputErrorFrom(checked.error, tool.name);
+    meter.succeeded(tool.spent?.(checked.data));
     return await renderResult(tool, checked.data, context.files, deps.redactor);
   } catch (error) {
     if (error instanceof NeedsInput) throw error;
+    meter.failed(error);
     deps.log.debug(`tool ${tool.name} failed`, {
       error: error instanceof Error ? error.message : String(error),
     });
