@@ -4,7 +4,7 @@
  * Sizes can be lowered for a quick look (BENCH_START_RUNS, BENCH_CHAT_CALLS, BENCH_RPS_WINDOW_MS,
  * BENCH_RPS_ROUNDS), but the published figures use the defaults. BENCH_NODE=<path to another node> adds the cold start
  * on that Node (CI's Node 22 from the npm registry, where the bin uses Node's compile cache).
- * BENCH_ONLY=start,throughput (any of start, tokens, retrieval, latency, progress, image, throughput, soak, replicas, reservation)
+ * BENCH_ONLY=start,throughput (any of start, tokens, retrieval, latency, progress, image, throughput, soak, replicas, reservation, flood)
  * runs only those measures and prints them without touching docs/benchmarks.md or bench/results.json.
  */
 import { execFileSync } from 'node:child_process';
@@ -18,6 +18,7 @@ import type { Figure } from './lib/figure.js';
 import { BENCH_OUTPUT_DIR, ORBIT_BIN } from './lib/paths.js';
 import { markdownTable, readmeSummary, writeReadmeBlock, writeResults } from './lib/report.js';
 import { measureFirstProgress } from './measures/first-progress.js';
+import { measureFlood } from './measures/flood.js';
 import { measureLargeImage } from './measures/large-image.js';
 import { measureLatency } from './measures/latency.js';
 import { measureReplicas } from './measures/replicas.js';
@@ -56,6 +57,7 @@ const MEASURES = [
   'soak',
   'replicas',
   'reservation',
+  'flood',
 ] as const;
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => !(MEASURES as readonly string[]).includes(name)) ?? [];
@@ -181,7 +183,8 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
         ...(await measureThroughput(
           {
             args: [ORBIT_BIN, '--http', '--sandbox', '--port', '0'],
-            env: { ORBIT_LOG_LEVEL: 'error' },
+            // One key from one address at full speed: a flood by the rate limits' measure.
+            env: { ORBIT_LOG_LEVEL: 'error', ORBIT_RATE_LIMIT: 'off' },
             tool: 'auth_status',
             toolArgs: {},
           },
@@ -226,6 +229,21 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
         SOAK_CHECKPOINTS,
       ),
     ];
+  },
+
+  async flood() {
+    say(
+      `flood: another key's calls while one key floods, rate limits on and off, 4 rounds of ${RPS_WINDOW_MS} ms…`,
+    );
+    const key = (label: string) =>
+      sandbox.state.createKey({ balance: 1_000_000, label, dailyRequestLimit: 100_000_000 });
+    return measureFlood({
+      baseUrl: sandbox.url,
+      flooder: key('flooder'),
+      other: key('other key'),
+      worker: baselines.loadWorker,
+      windowMs: RPS_WINDOW_MS,
+    });
   },
 
   async replicas() {
