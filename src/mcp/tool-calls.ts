@@ -87,6 +87,9 @@ export function registerToolCalls(deps: CallDeps): void {
         });
       }
     } catch (error) {
+      const refused = new CallMeter(asked);
+      refused.failed(error);
+      deps.onCallDone?.(refused.record(), ctx);
       return renderError(error, deps.redactor);
     }
     const name = paid?.tool ?? asked;
