@@ -104,7 +104,10 @@ export function registerToolCalls(deps: CallDeps): void {
       const result = await execute(deps, tool, args, ctx, asker(answers), meter);
       return paid ? asPaidResult(result, paid) : asPaymentRequired(result);
     } catch (error) {
-      if (!(error instanceof NeedsInput)) throw error;
+      if (!(error instanceof NeedsInput)) {
+        meter.failed(error);
+        throw error;
+      }
       meter.asked();
       return askFor(deps.stateCodec, identity(), answers, error);
     } finally {
