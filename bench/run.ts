@@ -14,6 +14,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SANDBOX_DEMO_KEY, startSandbox } from '../src/sandbox/index.js';
 import { buildBaselines } from './lib/build-baselines.js';
+import { UNREACHED_RATE_LIMIT } from './lib/child.js';
 import type { Figure } from './lib/figure.js';
 import { BENCH_OUTPUT_DIR, ORBIT_BIN } from './lib/paths.js';
 import { markdownTable, readmeSummary, writeReadmeBlock, writeResults } from './lib/report.js';
@@ -183,8 +184,7 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
         ...(await measureThroughput(
           {
             args: [ORBIT_BIN, '--http', '--sandbox', '--port', '0'],
-            // One key from one address at full speed: a flood by the rate limits' measure.
-            env: { ORBIT_LOG_LEVEL: 'error', ORBIT_RATE_LIMIT: 'off' },
+            env: { ORBIT_LOG_LEVEL: 'error', ORBIT_RATE_LIMIT: UNREACHED_RATE_LIMIT },
             tool: 'auth_status',
             toolArgs: {},
           },

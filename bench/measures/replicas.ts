@@ -5,6 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { startProxy } from '../../test/scale/lib/proxy.js';
 import { startRedis } from '../../test/scale/lib/redis.js';
 import { Replicas } from '../../test/scale/lib/replicas.js';
+import { UNREACHED_RATE_LIMIT } from '../lib/child.js';
 import type { Figure } from '../lib/figure.js';
 import { percentile, round } from '../lib/stats.js';
 import { rssMiB } from './soak.js';
@@ -21,8 +22,7 @@ export interface ReplicaBench {
   latencyCalls: number;
 }
 
-/** One key from one address at full speed is a flood by the rate limits' measure: they are off here. */
-const UNLIMITED = { ORBIT_LOG_LEVEL: 'error', ORBIT_RATE_LIMIT: 'off' };
+const UNLIMITED = { ORBIT_LOG_LEVEL: 'error', ORBIT_RATE_LIMIT: UNREACHED_RATE_LIMIT };
 
 /** The call every measure makes: cheap on the server, so what the store adds shows. */
 const CALL = { tool: 'auth_status', toolArgs: {} };
