@@ -1,4 +1,5 @@
 import { createWriteStream, openSync, type WriteStream } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from '../../../config.js';
 import type { StampedCall } from '../../call-record.js';
@@ -8,7 +9,6 @@ import type { RateRefusal } from '../auth/rate-limit.js';
 const MAX_REFUSAL_LINES = 1_000;
 /** A file the disk does not take fast enough holds at most this much in memory; lines past it are counted. */
 const MAX_PENDING_BYTES = 64 * 1_048_576;
-const ADDRESS = /^[0-9a-f:.]{1,64}$/i;
 
 /**
  * The audit log of the HTTP endpoint (`--audit-log`): one JSON line per tool call (time, replica,
@@ -78,7 +78,7 @@ export class AuditLog {
         scope: refusal.scope,
       };
       if (others) line.others = true;
-      else if (byAddress) line.address = ADDRESS.test(who) ? who : 'unreadable';
+      else if (byAddress) line.address = isIP(who) ? who : 'unreadable';
       else line.tenant = who.slice(0, 12);
       entry = { line, refused: 0 };
       this.refusals.set(id, entry);
