@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { perSecond, type RateLimit, type RateLimits } from '../../../config.js';
 import { RateExceededError } from '../../../errors.js';
 import type { Logger } from '../../../log.js';
+import { MemoryStore } from '../../../store/memory.js';
 import { type Store, storeKey, type TakeResult, type TokenBucket } from '../../../store/store.js';
 import { refuse } from '../endpoint/refuse.js';
 
@@ -21,6 +22,8 @@ export interface RateRefusal {
 const MAX_REMEMBERED = 10_000;
 /** A client-written address (with a misconfigured --trust-proxy) must not make an unbounded store key. */
 const MAX_ADDRESS = 64;
+/** After the store failed to answer, how long this replica counts on its own before asking it again. */
+const STORE_RETRY_MS = 5_000;
 
 /**
  * The request-rate limits of the HTTP endpoint (`--rate-limit`): token buckets per key fingerprint
@@ -28,9 +31,13 @@ const MAX_ADDRESS = 64;
  * calls, counted when a call turns out to spend. The buckets are in the store, so every replica
  * counts against the same ones. A refusal is remembered here until it can end: the buckets only
  * refill with time, and other replicas only take, so asking the store again sooner cannot pass.
+ * When the store does not answer, this replica counts in its own buckets (the limits then hold per
+ * replica) and asks the store again after STORE_RETRY_MS, so no request waits on a store that is down.
  */
 export class RateLimiter {
   private readonly refused = new Map<string, { until: number; refusedBy: number }>();
+  private readonly local = new MemoryStore();
+  private storeDownUntil = 0;
   private storeFailedAt = 0;
 
   constructor(
@@ -100,22 +107,36 @@ export class RateLimiter {
     if (known && known.until > now)
       return { ok: false, refusedBy: known.refusedBy, retryAfterMs: known.until - now };
     if (known) this.refused.delete(id);
-    let verdict: TakeResult;
-    try {
-      verdict = await this.store.take(buckets);
-    } catch (error) {
-      // A limit that cannot be counted does not take the endpoint down with the store; said once a minute.
-      if (now - this.storeFailedAt > 60_000) {
-        this.storeFailedAt = now;
-        this.log.warning('rate limits not counted: the store did not answer', { error: String(error) });
-      }
-      return { ok: true };
-    }
+    const verdict = await this.takeFrom(buckets, now);
     if (!verdict.ok) {
       this.refused.set(id, { until: now + verdict.retryAfterMs, refusedBy: verdict.refusedBy });
       if (this.refused.size > MAX_REMEMBERED) this.refused.delete(this.refused.keys().next().value!);
     }
     return verdict;
+  }
+
+  /** From the store's buckets, or from this replica's own while the store does not answer. */
+  private async takeFrom(buckets: readonly TokenBucket[], now: number): Promise<TakeResult> {
+    if (now >= this.storeDownUntil) {
+      try {
+        return await this.store.take(buckets);
+      } catch (error) {
+        this.storeDownUntil = Date.now() + STORE_RETRY_MS;
+        // Said once a minute, not once a request.
+        if (now - this.storeFailedAt > 60_000) {
+          this.storeFailedAt = now;
+          this.log.warning('rate limits counted on this replica only: the store did not answer', {
+            error: String(error),
+          });
+        }
+      }
+    }
+    return this.local.take(buckets);
+  }
+
+  /** Stops the sweep of this replica's own buckets. */
+  async close(): Promise<void> {
+    await this.local.close();
   }
 }
 

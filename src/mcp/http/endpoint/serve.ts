@@ -329,6 +329,7 @@ export async function serveHttp(
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
       await audit?.close();
+      await limiter.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../../../src/config.js';
 import { RateExceededError } from '../../../../../src/errors.js';
 import type { Logger } from '../../../../../src/log.js';
@@ -100,16 +100,37 @@ describe('RateLimiter', () => {
     await limiter.paid('key-b');
   });
 
-  it('lets requests through when the store does not answer, and says so once a minute', async () => {
+  it('counts on this replica while the store does not answer, asks it again 5 s later, and says so once', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
     const warnings: string[] = [];
-    const broken = { take: async () => Promise.reject(new Error('store down')) } as unknown as Store;
-    const limiter = new RateLimiter(limits('key=1/m:1'), broken, {
+    const asked = { takes: 0 };
+    const broken = {
+      take: async () => {
+        asked.takes++;
+        throw new Error('store down');
+      },
+    } as unknown as Store;
+    const limiter = new RateLimiter(limits('key=1/m:2,address=off,paid=1/m:1'), broken, {
       ...quiet,
       warning: (m) => warnings.push(m),
     });
-    expect(await limiter.admit(response().res, 'key-a', '203.0.113.1')).toBe(true);
-    expect(await limiter.admit(response().res, 'key-a', '203.0.113.1')).toBe(true);
-    await limiter.paid('key-a');
-    expect(warnings).toEqual(['rate limits not counted: the store did not answer']);
+    try {
+      expect(await limiter.admit(response().res, 'key-a', '203.0.113.1')).toBe(true);
+      expect(await limiter.admit(response().res, 'key-a', '203.0.113.1')).toBe(true);
+      const { res, seen } = response();
+      expect(await limiter.admit(res, 'key-a', '203.0.113.1')).toBe(false);
+      expect(seen.status).toBe(429);
+      await limiter.paid('key-a');
+      await expect(limiter.paid('key-a')).rejects.toBeInstanceOf(RateExceededError);
+      // Not a store round trip a request while it is down.
+      expect(asked.takes).toBe(1);
+      vi.setSystemTime(Date.now() + 5_000);
+      expect(await limiter.admit(response().res, 'key-b', '203.0.113.1')).toBe(true);
+      expect(asked.takes).toBe(2);
+      expect(warnings).toEqual(['rate limits counted on this replica only: the store did not answer']);
+    } finally {
+      vi.useRealTimers();
+      await limiter.close();
+    }
   });
 });
