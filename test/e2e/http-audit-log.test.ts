@@ -66,8 +66,8 @@ async function connect(key: string) {
     }),
   );
   clients.push(client);
-  return async (name: string, args: Record<string, unknown> = {}) =>
-    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return async (name: string, args: Record<string, unknown> = {}, meta?: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) })) as CallToolResult;
 }
 
 const tenantOf = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 12);
@@ -88,8 +88,9 @@ it('records every tool call of a mixed run of two keys, and no key, prompt or fi
     tool: string,
     args: Record<string, unknown>,
     paid = false,
+    meta?: Record<string, unknown>,
   ) => {
-    const result = await call(tool, args);
+    const result = await call(tool, args, meta);
     const code = codeOf(result);
     const outcome = !code ? 'ok' : ['budget_exceeded', 'rate_exceeded'].includes(code) ? 'refused' : 'error';
     expected.push({ tenant: tenantOf(key), tool, outcome, code, paid: paid && outcome === 'ok' });
@@ -107,6 +108,9 @@ it('records every tool call of a mixed run of two keys, and no key, prompt or fi
   // Refused by the spend budget (a transcription reserves 1 USD of the 0.6), then by the paid-call rate.
   expect(codeOf(await run(keyA, a, 'transcribe', { file: AUDIO }))).toBe('budget_exceeded');
   expect(codeOf(await run(keyA, a, 'web_search', { query: PROMPT }))).toBe('rate_exceeded');
+  // Refused before it ran: an x402 payment that is not one (the tool is never loaded).
+  const junkPayment = { 'x402/payment': { x402Version: 'not a payment' } };
+  expect(codeOf(await run(keyA, a, 'web_search', { query: PROMPT }, false, junkPayment))).toBeDefined();
   await run(keyB, b, 'auth_status', {});
   await run(keyB, b, 'web_search', { query: 'another tenant' }, true);
   // A name the server does not have: recorded without the name a client made up.
