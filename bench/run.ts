@@ -4,7 +4,7 @@
  * Sizes can be lowered for a quick look (BENCH_START_RUNS, BENCH_CHAT_CALLS, BENCH_RPS_WINDOW_MS,
  * BENCH_RPS_ROUNDS), but the published figures use the defaults. BENCH_NODE=<path to another node> adds the cold start
  * on that Node (CI's Node 22 from the npm registry, where the bin uses Node's compile cache).
- * BENCH_ONLY=start,throughput (any of start, tokens, retrieval, latency, progress, image, throughput, soak, replicas, reservation)
+ * BENCH_ONLY=start,throughput (any of start, tokens, retrieval, latency, progress, image, throughput, soak, replicas, reservation, flood)
  * runs only those measures and prints them without touching docs/benchmarks.md or bench/results.json.
  */
 import { execFileSync } from 'node:child_process';
@@ -14,10 +14,12 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SANDBOX_DEMO_KEY, startSandbox } from '../src/sandbox/index.js';
 import { buildBaselines } from './lib/build-baselines.js';
+import { UNREACHED_RATE_LIMIT } from './lib/child.js';
 import type { Figure } from './lib/figure.js';
 import { BENCH_OUTPUT_DIR, ORBIT_BIN } from './lib/paths.js';
 import { markdownTable, readmeSummary, writeReadmeBlock, writeResults } from './lib/report.js';
 import { measureFirstProgress } from './measures/first-progress.js';
+import { measureFlood } from './measures/flood.js';
 import { measureLargeImage } from './measures/large-image.js';
 import { measureLatency } from './measures/latency.js';
 import { measureReplicas } from './measures/replicas.js';
@@ -56,6 +58,7 @@ const MEASURES = [
   'soak',
   'replicas',
   'reservation',
+  'flood',
 ] as const;
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => !(MEASURES as readonly string[]).includes(name)) ?? [];
@@ -181,7 +184,7 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
         ...(await measureThroughput(
           {
             args: [ORBIT_BIN, '--http', '--sandbox', '--port', '0'],
-            env: { ORBIT_LOG_LEVEL: 'error' },
+            env: { ORBIT_LOG_LEVEL: 'error', ORBIT_RATE_LIMIT: UNREACHED_RATE_LIMIT },
             tool: 'auth_status',
             toolArgs: {},
           },
@@ -228,6 +231,21 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
     ];
   },
 
+  async flood() {
+    say(
+      `flood: another key's calls while one key floods, rate limits on and off, 4 rounds of ${RPS_WINDOW_MS} ms…`,
+    );
+    const key = (label: string) =>
+      sandbox.state.createKey({ balance: 1_000_000, label, dailyRequestLimit: 100_000_000 });
+    return measureFlood({
+      baseUrl: sandbox.url,
+      flooder: key('flooder'),
+      other: key('other key'),
+      worker: baselines.loadWorker,
+      windowMs: RPS_WINDOW_MS,
+    });
+  },
+
   async replicas() {
     say(`replicas: 1 vs 3 sharing a redis-server, then ${STORE_CALLS} calls each with and without it…`);
     return measureReplicas({
@@ -258,6 +276,8 @@ const environment = {
 const table = markdownTable(figures);
 if (only) {
   say(`\n${table}\n\n(BENCH_ONLY: docs/benchmarks.md and bench/results.json left as they were)`);
+  // What results.json would have held beside each figure (the flood's quiet round, rates served).
+  for (const figure of figures) if (figure.details) say(`${figure.id}: ${JSON.stringify(figure.details)}`);
   if (figures.some((figure) => figure.pass === false)) process.exitCode = 1;
   process.exit();
 }

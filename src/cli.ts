@@ -43,6 +43,11 @@ Options:
   --allowed-hosts a,b     extra Host (and Origin) names to accept behind a proxy
   --trust-proxy N         proxies in front whose X-Forwarded-For names the client, for the
                           per-address limits (default 0: ignored; ORBIT_TRUST_PROXY)
+  --rate-limit SPEC       requests per key and per address, paid calls per key, e.g.
+                          key=50/s:200,address=200/s:800,paid=10/s:40 (the default), or off
+                          (ORBIT_RATE_LIMIT)
+  --audit-log WHERE       one JSON line per tool call: stderr (default), a file, or off
+                          (ORBIT_AUDIT_LOG)
   --toolsets a,b|all      toolsets to enable (ORBIT_TOOLSETS)
   --read-only             hide every tool that writes or spends (ORBIT_READ_ONLY)
   --base-url URL          platform base URL (ORBIT_BASE_URL)
@@ -71,6 +76,8 @@ const OPTIONS = {
   stateless: { type: 'boolean' },
   'allowed-hosts': { type: 'string' },
   'trust-proxy': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'audit-log': { type: 'string' },
   toolsets: { type: 'string' },
   'read-only': { type: 'boolean' },
   'base-url': { type: 'string' },
@@ -188,6 +195,8 @@ export async function main(argv: string[]): Promise<number> {
     drainMs: values['drain-ms'],
     replicaId: values['replica-id'],
     trustProxy: values['trust-proxy'],
+    rateLimit: values['rate-limit'],
+    auditLog: values['audit-log'],
   };
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -246,7 +255,9 @@ export async function main(argv: string[]): Promise<number> {
       });
     } catch (error) {
       // The in-process sandbox and the store's connections would otherwise keep the process alive.
-      process.stderr.write(`${listenProblem(error, listen.host, listen.port)}\n`);
+      const problem =
+        error instanceof ConfigError ? error.message : listenProblem(error, listen.host, listen.port);
+      process.stderr.write(`${problem}\n`);
       await runtime.close().catch(() => {});
       return exitSoon(1);
     }

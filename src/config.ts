@@ -116,6 +116,76 @@ const folderList = z.string().transform((value) =>
     .map((folder) => (isAbsolute(folder) ? folder : resolve(folder))),
 );
 
+/** One token bucket's settings: `count` requests a `unit`, and bursts of up to `burst`. */
+export interface RateLimit {
+  count: number;
+  unit: 'second' | 'minute' | 'hour';
+  burst: number;
+}
+
+/** HTTP request-rate limits: every request per key and per address, and paid calls per key. Absent: off. */
+export interface RateLimits {
+  key?: RateLimit;
+  address?: RateLimit;
+  paid?: RateLimit;
+}
+
+/**
+ * Far above any honest client (an agent, or a framework fanning out on one key), far below a flood
+ * (issue 34 measured 1,250 calls/s and 736 paid calls/s from one key). Bursts are 4 s of the rate.
+ */
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  key: { count: 50, unit: 'second', burst: 200 },
+  address: { count: 200, unit: 'second', burst: 800 },
+  paid: { count: 10, unit: 'second', burst: 40 },
+};
+
+const UNIT_SECONDS = { second: 1, minute: 60, hour: 3_600 } as const;
+const UNITS: Record<string, RateLimit['unit']> = {
+  s: 'second',
+  sec: 'second',
+  second: 'second',
+  m: 'minute',
+  min: 'minute',
+  minute: 'minute',
+  h: 'hour',
+  hour: 'hour',
+};
+
+/** Tokens a second of a bucket. */
+export const perSecond = (limit: RateLimit) => limit.count / UNIT_SECONDS[limit.unit];
+
+/**
+ * `off`, or a comma-separated list of `key=`, `address=` and `paid=` each set to `off` or
+ * `<count>/<s|m|h>[:<burst>]` (`key=50/s:200`); a scope not named keeps its default, a burst not
+ * given is 4 s of the rate (at least 1).
+ */
+export function parseRateLimits(value: string): RateLimits | string {
+  const text = value.trim().toLowerCase();
+  if (text === 'off') return {};
+  const limits: RateLimits = { ...DEFAULT_RATE_LIMITS };
+  for (const item of text.split(',').map((part) => part.trim())) {
+    if (!item) continue;
+    const [scope, setting = ''] = item.split('=').map((part) => part.trim());
+    if (scope !== 'key' && scope !== 'address' && scope !== 'paid')
+      return `unknown scope "${scope}"; use key=, address= or paid= (or off for no limits)`;
+    if (setting === 'off') {
+      delete limits[scope];
+      continue;
+    }
+    const match = /^(\d+(?:\.\d+)?)\s*\/\s*([a-z]+)(?:\s*:\s*(\d+))?$/.exec(setting);
+    const unit = match && UNITS[match[2]!];
+    const count = Number(match?.[1]);
+    if (!match || !unit || !(count > 0))
+      return `"${item}" is not a rate; write ${scope}=<count>/<s|m|h>[:<burst>], e.g. ${scope}=50/s:200, or ${scope}=off`;
+    const limit = { count, unit, burst: 0 };
+    limit.burst = match[3] !== undefined ? Number(match[3]) : Math.max(1, Math.ceil(perSecond(limit) * 4));
+    if (limit.burst < 1) return `"${item}": the burst must be at least 1`;
+    limits[scope] = limit;
+  }
+  return limits;
+}
+
 export const ConfigSchema = z.object({
   baseUrl: url.optional(),
   directBaseUrl: url.optional(),
@@ -164,6 +234,23 @@ export const ConfigSchema = z.object({
    * from it for the per-address limits. 0 ignores the header, which any client can write.
    */
   trustProxy: z.coerce.number().int().min(0).max(10).default(0),
+  /** HTTP: request-rate limits per key, per address and for paid calls (`parseRateLimits`). */
+  rateLimit: z
+    .string()
+    .transform((value, ctx) => {
+      const limits = parseRateLimits(value);
+      if (typeof limits !== 'string') return limits;
+      ctx.addIssue({ code: 'custom', message: limits });
+      return z.NEVER;
+    })
+    .default(DEFAULT_RATE_LIMITS),
+  /** HTTP: where the audit log goes, one JSON line per tool call: `stderr`, a file, or `off`. */
+  auditLog: z
+    .string()
+    .trim()
+    .min(1, 'name a file, stderr or off')
+    .transform((value) => (['stderr', 'off'].includes(value.toLowerCase()) ? value.toLowerCase() : value))
+    .default('stderr'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -189,6 +276,8 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   replicaId: `${ENV_PREFIX}REPLICA_ID`,
   leaseMs: `${ENV_PREFIX}LEASE_MS`,
   trustProxy: `${ENV_PREFIX}TRUST_PROXY`,
+  rateLimit: `${ENV_PREFIX}RATE_LIMIT`,
+  auditLog: `${ENV_PREFIX}AUDIT_LOG`,
 };
 
 /** `90m`, `24h`, `7d` (a bare number is hours), between a minute and a year; else undefined. */

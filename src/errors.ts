@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'missing_credential'
   | 'no_platform'
   | 'budget_exceeded'
+  | 'rate_exceeded'
   | 'sign_in_required'
   | 'sign_in_pending'
   | 'sign_in_declined'
@@ -102,6 +103,11 @@ export class NoPlatformError extends OrbitError {
 /** A paid call would pass the spend budget set for this process or session. */
 export class BudgetExceededError extends OrbitError {
   readonly code = 'budget_exceeded';
+}
+
+/** The caller sent more calls than this server takes from one key (its own limit, not the platform's). */
+export class RateExceededError extends OrbitError {
+  readonly code = 'rate_exceeded';
 }
 
 /** Sign-in is needed; the person must open the link. */

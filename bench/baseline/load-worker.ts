@@ -5,19 +5,23 @@
  * connection (so the exchange is exactly what a real client sends); the loop then replays that
  * request with undici on a keep-alive pool, so the client side costs little CPU.
  *
- * argv: url era(legacy|modern) sessions tool argsJson startAtEpochMs warmupMs windowMs [authKey]
+ * argv: url era(legacy|modern) sessions tool argsJson startAtEpochMs warmupMs windowMs [authKey] [loops]
+ * `loops` calls of each connection run at once (default 1), each on its own HTTP connection: a
+ * flood of few sessions and many calls in flight (bench/measures/flood.ts).
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent, request } from 'undici';
 
-const [url, era, sessionsArg, tool, argsJson, startArg, warmupArg, windowArg, key] = process.argv.slice(2);
+const [url, era, sessionsArg, tool, argsJson, startArg, warmupArg, windowArg, key, loopsArg] =
+  process.argv.slice(2);
 if (!url || (era !== 'legacy' && era !== 'modern'))
   throw new Error('usage: url era sessions tool args start warmup window [key]');
 const sessions = Number(sessionsArg);
+const loops = Number(loopsArg ?? 1);
 const startAt = Number(startArg);
 const from = startAt + Number(warmupArg);
 const until = from + Number(windowArg);
-const agent = new Agent({ connections: sessions, keepAliveTimeout: 30_000 });
+const agent = new Agent({ connections: sessions * loops, keepAliveTimeout: 30_000 });
 const auth: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
 
 interface Recorded {
@@ -79,7 +83,7 @@ async function loop(call: Recorded): Promise<void> {
 const calls = await Promise.all(Array.from({ length: sessions }, recordCall));
 // Every worker starts its loop at the same moment, so the warm-up and window line up.
 await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));
-await Promise.all(calls.map(loop));
+await Promise.all(calls.flatMap((call) => Array.from({ length: loops }, () => loop(call))));
 process.stdout.write(`${JSON.stringify({ counted, failed })}\n`);
 // A 2025 client keeps a listening stream open; closing the clients ends the process.
 await Promise.all(clients.map((client) => client.close()));

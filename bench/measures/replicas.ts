@@ -5,6 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { startProxy } from '../../test/scale/lib/proxy.js';
 import { startRedis } from '../../test/scale/lib/redis.js';
 import { Replicas } from '../../test/scale/lib/replicas.js';
+import { UNREACHED_RATE_LIMIT } from '../lib/child.js';
 import type { Figure } from '../lib/figure.js';
 import { percentile, round } from '../lib/stats.js';
 import { rssMiB } from './soak.js';
@@ -20,6 +21,8 @@ export interface ReplicaBench {
   /** Sequential calls per side for the store's added latency. */
   latencyCalls: number;
 }
+
+const UNLIMITED = { ORBIT_LOG_LEVEL: 'error', ORBIT_RATE_LIMIT: UNREACHED_RATE_LIMIT };
 
 /** The call every measure makes: cheap on the server, so what the store adds shows. */
 const CALL = { tool: 'auth_status', toolArgs: {} };
@@ -93,7 +96,7 @@ async function throughput(bench: ReplicaBench, count: number, store: string, out
     baseUrl: bench.baseUrl,
     store,
     outputDir,
-    env: { ORBIT_LOG_LEVEL: 'error' },
+    env: UNLIMITED,
   });
   const proxy = await startProxy(replicas.ports);
   try {
@@ -115,12 +118,12 @@ async function storeLatency(bench: ReplicaBench, store: string, outputDir: strin
     baseUrl: bench.baseUrl,
     store,
     outputDir,
-    env: { ORBIT_LOG_LEVEL: 'error' },
+    env: UNLIMITED,
   });
   const inMemory = await Replicas.start(1, {
     baseUrl: bench.baseUrl,
     outputDir,
-    env: { ORBIT_LOG_LEVEL: 'error' },
+    env: UNLIMITED,
   });
   const clients: Client[] = [];
   try {

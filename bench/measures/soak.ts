@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startHttpServer, stopProcess } from '../../scripts/lib/http-server.js';
-import { childEnv } from '../lib/child.js';
+import { childEnv, UNREACHED_RATE_LIMIT } from '../lib/child.js';
 import type { Figure } from '../lib/figure.js';
 import { round } from '../lib/stats.js';
 
@@ -40,7 +40,9 @@ export async function measureSoak(
 ): Promise<Figure> {
   const calls = Math.max(...checkpoints);
   const run = async (args: string[], clientsFor: string[], pick: (n: number) => (typeof MIX)[number]) => {
-    const { url, child } = await startHttpServer(args, { env: childEnv({ ORBIT_LOG_LEVEL: 'error' }) });
+    const { url, child } = await startHttpServer(args, {
+      env: childEnv({ ORBIT_LOG_LEVEL: 'error', ORBIT_RATE_LIMIT: UNREACHED_RATE_LIMIT }),
+    });
     try {
       const connect = async (key: string) => {
         const client = new Client({ name: 'orbit-soak', version: '1.0.0' });

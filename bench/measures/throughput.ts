@@ -16,6 +16,8 @@ export interface HttpContender {
 export interface LoadShape {
   workers: number;
   sessionsPerWorker: number;
+  /** Calls in flight per session (default 1). */
+  loopsPerSession?: number;
   warmupMs: number;
   windowMs: number;
 }
@@ -54,7 +56,8 @@ export function startLoad(
       String(startAt),
       String(shape.warmupMs),
       String(shape.windowMs),
-      ...(contender.key ? [contender.key] : []),
+      contender.key ?? '',
+      String(shape.loopsPerSession ?? 1),
     ]),
   );
   const from = startAt + shape.warmupMs;

@@ -8,7 +8,7 @@ import type { CredentialProvider } from '../credentials.js';
 import { createFiles, type FilesConfig, type Trust } from '../files/files.js';
 import type { JobPatch, JobStore, Jobs } from '../jobs/store.js';
 import { createLogger, type LogLevel } from '../log.js';
-import type { Tracing } from '../otel/index.js';
+import type { McpSpan, Tracing } from '../otel/index.js';
 import { traceRequests } from '../otel/mcp-requests.js';
 import type { Runtime } from '../runtime.js';
 import { createRedactor } from '../secrets.js';
@@ -16,6 +16,7 @@ import { keyTenant, type Tenant, tenantNow } from '../tenant.js';
 import type { HttpClient } from '../upstream/client.js';
 import { IdempotencyKeys } from '../upstream/idempotency.js';
 import { VERSION } from '../version.js';
+import { type CallRecord, type CallStamp, callAttributes, type StampedCall } from './call-record.js';
 import type { ToolCatalog } from './catalog.js';
 import { clientRoots } from './client-roots.js';
 import { registerCompletions } from './completions.js';
@@ -76,6 +77,10 @@ export interface ServerDeps extends Registry {
    * store links the job to the call, so another replica can continue it.
    */
   onJobRecorded?: (request: RequestId, patch: JobPatch) => void;
+  /** HTTP: the paid-call rate limit of the caller's key, counted before a paid call reserves. */
+  beforeSpend?: () => Promise<void>;
+  /** HTTP: the audit log, and who the caller is and which replica serves it, stamped on each record. */
+  audit?: CallStamp & { write(record: StampedCall): void };
 }
 
 const CLIENT_LEVELS: Record<Exclude<LogLevel, 'silent'>, 'debug' | 'info' | 'warning' | 'error'> = {
@@ -144,6 +149,19 @@ export function createMcpServer(deps: ServerDeps): Server {
   const jobs = deps.jobs.forTenant(deps.tenant);
   const onJobRecorded = deps.onJobRecorded;
   const budget = deps.budget ?? new SpendBudget(deps.config.maxSpendUsd);
+  const audit = deps.audit;
+
+  /** A call's record, stamped with its caller, on its span and in the audit log. */
+  const callDone = (record: CallRecord, span: McpSpan | undefined) => {
+    const stamped: StampedCall = {
+      ...(audit ? { tenant: audit.tenant, replica: audit.replica } : {}),
+      ...record,
+      // A platform that echoes a key in its request id must not put it in the log.
+      request_ids: record.request_ids.map((id) => redactor.text(id)),
+    };
+    span?.annotate(callAttributes(stamped));
+    audit?.write(stamped);
+  };
 
   /** Logs go to stderr and, at the level the client asked for, to the client with this request. */
   const logFor = (ctx: ServerContext) =>
@@ -161,7 +179,7 @@ export function createMcpServer(deps: ServerDeps): Server {
   const contextFor = (
     ctx: ServerContext,
     progress: ToolContext['progress'] = { report() {} },
-    extra: Partial<Pick<ToolContext, 'confirm'>> = {},
+    extra: Partial<Pick<ToolContext, 'confirm'>> & { onRequestId?: (requestId: string) => void } = {},
   ): ToolContext => {
     const log = logFor(ctx);
     return {
@@ -170,7 +188,8 @@ export function createMcpServer(deps: ServerDeps): Server {
         credentials: deps.credentials,
         signal: ctx.mcpReq.signal,
         log,
-        trace: traceOf?.(ctx),
+        trace: traceOf?.(ctx)?.platform,
+        onRequestId: extra.onRequestId,
       }),
       progress,
       signal: ctx.mcpReq.signal,
@@ -194,6 +213,9 @@ export function createMcpServer(deps: ServerDeps): Server {
     stateCodec,
     contextFor,
     log: stderrLog,
+    beforeSpend: deps.beforeSpend,
+    // Skipped, record and all, when nobody reads it (stdio without tracing).
+    onCallDone: audit || traceOf ? (record, ctx) => callDone(record, traceOf?.(ctx)) : undefined,
   });
   registerResources({
     server,

@@ -12,6 +12,7 @@ import type { Redactor } from '../secrets.js';
 import { mayHaveCharged } from '../upstream/client.js';
 import { rendersViews, withView } from './apps.js';
 import { parseArguments } from './arguments.js';
+import { CallMeter, type CallRecord, unknownToolCall } from './call-record.js';
 import type { CatalogEntry, ToolCatalog } from './catalog.js';
 import { confirmer } from './confirm.js';
 import { type AnyTool, operationOf } from './define-tool.js';
@@ -42,13 +43,17 @@ export interface CallDeps {
   redactor: Redactor;
   budget: SpendBudget;
   stateCodec: ReturnType<typeof createStateCodec>;
-  /** Builds the tool's context for this request. */
+  /** Builds the tool's context for this request; `onRequestId` hears each platform reply's id. */
   contextFor(
     ctx: ServerContext,
     progress: ToolContext['progress'],
-    extra: Pick<ToolContext, 'confirm'>,
+    extra: Pick<ToolContext, 'confirm'> & { onRequestId?: (requestId: string) => void },
   ): ToolContext;
   log: ToolContext['log'];
+  /** Before a paid call reserves (the HTTP endpoint's paid-call rate limit): throws to refuse it. */
+  beforeSpend?: () => Promise<void>;
+  /** Each call once it has ended, whatever the outcome (the audit log, the call's span). */
+  onCallDone?: (record: CallRecord, ctx: ServerContext) => void;
 }
 
 /** tools/list and tools/call: listing from the catalog, and one path for every call. */
@@ -67,6 +72,7 @@ export function registerToolCalls(deps: CallDeps): void {
   deps.server.setRequestHandler('tools/call', async (request, ctx) => {
     const asked = request.params.name;
     if (!enabled.has(asked)) {
+      deps.onCallDone?.(unknownToolCall(), ctx);
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `Unknown tool "${asked}". ${deps.describeEnabled}`,
@@ -82,9 +88,13 @@ export function registerToolCalls(deps: CallDeps): void {
         });
       }
     } catch (error) {
+      const refused = new CallMeter(asked);
+      refused.failed(error);
+      deps.onCallDone?.(refused.record(), ctx);
       return renderError(error, deps.redactor);
     }
     const name = paid?.tool ?? asked;
+    const meter = new CallMeter(name);
     const tool = await deps.tools.load(name);
     const args = paid?.arguments ?? request.params.arguments;
     // A hash of the arguments, needed only when a question was or is to be asked: most calls never pay it.
@@ -92,11 +102,17 @@ export function registerToolCalls(deps: CallDeps): void {
     const identity = () => (call ??= callIdentity(name, args));
     const answers = answersFor(ctx, identity);
     try {
-      const result = await execute(deps, tool, args, ctx, asker(answers));
+      const result = await execute(deps, tool, args, ctx, asker(answers), meter);
       return paid ? asPaidResult(result, paid) : asPaymentRequired(result);
     } catch (error) {
-      if (error instanceof NeedsInput) return askFor(deps.stateCodec, identity(), answers, error);
-      throw error;
+      if (!(error instanceof NeedsInput)) {
+        meter.failed(error);
+        throw error;
+      }
+      meter.asked();
+      return askFor(deps.stateCodec, identity(), answers, error);
+    } finally {
+      deps.onCallDone?.(meter.record(), ctx);
     }
   });
 }
@@ -117,6 +133,20 @@ async function reserveFor(
     (budget.limitUsd !== undefined ? await tool.price?.(args as never, ctx) : undefined) ??
     ceilingFor(tool.name);
   return budget.reserveShaped(price);
+}
+
+/**
+ * The reservation as the call's record sees it (call-record.ts), with the price it reserved.
+ * Without a limit the budget holds nothing, so nothing is recorded as reserved.
+ */
+function metered(
+  meter: CallMeter,
+  budget: SpendBudget,
+  paid: { reservation: Reservation; price: Price } | undefined,
+): { reservation: Reservation; price: Price } | undefined {
+  if (!paid) return undefined;
+  const reserved = budget.limitUsd === undefined ? 0 : paid.price.usd;
+  return { reservation: meter.watch(paid.reservation, reserved), price: paid.price };
 }
 
 /**
@@ -159,13 +189,21 @@ function budgetNotes(price: Price | undefined, costLine: string | undefined) {
  * an isError result the model can act on, except a question for the person (NeedsInput), which
  * the handler turns into input_required.
  */
-async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: ServerContext, ask: Asker) {
+async function execute(
+  deps: CallDeps,
+  tool: AnyTool,
+  args: unknown,
+  ctx: ServerContext,
+  ask: Asker,
+  meter: CallMeter,
+) {
   const progress = createProgress(ctx.mcpReq._meta?.progressToken, (params) =>
     ctx.mcpReq.notify({ method: 'notifications/progress', params: deps.redactor.value(params) }),
   );
   try {
     const parsed = parseArguments(tool, args);
     const operation = operationOf(tool, parsed);
+    meter.operationOf(tool, parsed);
     // Read only when the tool asks the person something: most calls never do.
     const channel = {
       server: deps.server,
@@ -178,7 +216,10 @@ async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: Server
       },
       ask,
     };
-    const given = deps.contextFor(ctx, progress, { confirm: confirmer(channel) });
+    const given = deps.contextFor(ctx, progress, {
+      confirm: confirmer(channel),
+      onRequestId: meter.onRequestId,
+    });
     // A call that writes keeps a record of what it sent: an accepted write never answers as failed.
     const writing = operation.nature === 'read' ? undefined : recordingWrites(given.api);
     const context = writing ? { ...given, api: writing.api } : given;
@@ -186,8 +227,12 @@ async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: Server
     if (operation.credential === 'api_key' && credentials.signIn && !credentials.get('api_key')) {
       await credentials.signIn(signInPrompt(channel, progress, tool.pastedSignIn?.(parsed as never)));
     }
-    const paid =
-      operation.nature === 'spend' ? await reserveFor(deps.budget, tool, parsed, context) : undefined;
+    if (operation.nature === 'spend') await deps.beforeSpend?.();
+    const paid = metered(
+      meter,
+      deps.budget,
+      operation.nature === 'spend' ? await reserveFor(deps.budget, tool, parsed, context) : undefined,
+    );
     // The budget may have chosen arguments so the call fits (a chat's max_tokens).
     const sent = paid?.price.shaped ? { ...parsed, ...paid.price.shaped.args } : parsed;
     let checked: ReturnType<typeof tool.output.safeParse>;
@@ -212,10 +257,12 @@ async function execute(deps: CallDeps, tool: AnyTool, args: unknown, ctx: Server
     }
     const limited = deps.budget.limitUsd !== undefined;
     const costLine = paid && (await settle(paid.reservation, tool, checked.data, paid.price, limited));
+    meter.succeeded(tool.spent?.(checked.data));
     const notes = budgetNotes(paid?.price, costLine || undefined);
     return await renderResult(tool, checked.data, context.files, deps.redactor, notes);
   } catch (error) {
     if (error instanceof NeedsInput) throw error;
+    meter.failed(error);
     deps.log.debug(`tool ${tool.name} failed`, {
       error: error instanceof Error ? error.message : String(error),
     });

@@ -33,6 +33,8 @@ export interface PlatformTrace {
 
 export interface McpSpan {
   platform: PlatformTrace;
+  /** Adds attributes before the span ends (a tool call's record: outcome, cost, request ids). */
+  annotate(attributes: Record<string, string | number | string[]>): void;
   end(outcome: { errorType?: string }): void;
 }
 

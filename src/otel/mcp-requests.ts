@@ -1,10 +1,10 @@
 /**
  * One span per MCP request, around every handler the server registers, when tracing is on. The
- * span's platform side is found again from the handler's own context object (`spanOf(ctx)`), which
+ * span is found again from the handler's own context object (`spanOf(ctx)`), which
  * the server hands to the tools it runs: no global or async-local context is read.
  */
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
-import type { McpSpan, PlatformTrace, Tracing } from './index.js';
+import type { McpSpan, Tracing } from './index.js';
 
 type Params = { name?: unknown; uri?: unknown; _meta?: Record<string, unknown> } | undefined;
 
@@ -12,13 +12,13 @@ const text = (value: unknown) => (typeof value === 'string' && value ? value : u
 
 /**
  * Wraps `server.setRequestHandler` so handlers registered afterwards run inside a span. Returns
- * the platform side of the span of a handler's context.
+ * the span of a handler's context (its platform side, and attributes to add).
  */
 export function traceRequests(
   server: Server,
   tracing: Tracing,
   transport: 'pipe' | 'tcp',
-): (ctx: ServerContext) => PlatformTrace | undefined {
+): (ctx: ServerContext) => McpSpan | undefined {
   const spans = new WeakMap<ServerContext, McpSpan>();
   const register = server.setRequestHandler.bind(server) as (
     method: string,
@@ -57,5 +57,5 @@ export function traceRequests(
       }
     });
   Object.assign(server, { setRequestHandler: traced });
-  return (ctx) => spans.get(ctx)?.platform;
+  return (ctx) => spans.get(ctx);
 }

@@ -87,6 +87,9 @@ export function createTracing(options: { serviceName: string; version: string })
       const own = trace.setSpan(parent, span);
       return {
         platform: { start: (method, path) => platformSpan(own, method, path) },
+        annotate(attributes) {
+          span.setAttributes(attributes);
+        },
         end({ errorType }) {
           if (errorType) {
             span.setAttribute('error.type', errorType);

@@ -1,4 +1,13 @@
-import type { IndexBounds, LedgerState, LedgerStep, ListBounds, Store } from './store.js';
+import {
+  bucketLifeMs,
+  type IndexBounds,
+  type LedgerState,
+  type LedgerStep,
+  type ListBounds,
+  type Store,
+  type TakeResult,
+  type TokenBucket,
+} from './store.js';
 
 type Value =
   | { type: 'string'; value: string }
@@ -6,7 +15,8 @@ type Value =
   | { type: 'record'; value: Map<string, string> }
   | { type: 'list'; value: string[]; bytes: number }
   | { type: 'index'; value: Map<string, number> }
-  | { type: 'number'; value: number };
+  | { type: 'number'; value: number }
+  | { type: 'bucket'; tokens: number; at: number };
 
 interface Entry {
   data: Value;
@@ -201,6 +211,28 @@ export class MemoryStore implements Store {
       this.write(key, { type: 'record', value: record }, Math.max(1, longest));
     }
     return { ok, ...state };
+  }
+
+  async take(buckets: readonly TokenBucket[]): Promise<TakeResult> {
+    // Synchronous from read to write, as the ledger.
+    const now = this.now();
+    const levels = buckets.map((bucket) => {
+      const data = this.read(bucket.key);
+      if (data?.type !== 'bucket') return bucket.burst;
+      return Math.min(bucket.burst, data.tokens + ((now - data.at) * bucket.perSecond) / 1000);
+    });
+    let refusedBy = -1;
+    let waitMs = 0;
+    for (const [i, level] of levels.entries()) {
+      if (level >= 1) continue;
+      if (refusedBy < 0) refusedBy = i;
+      waitMs = Math.max(waitMs, ((1 - level) * 1000) / buckets[i]!.perSecond);
+    }
+    if (refusedBy >= 0) return { ok: false, refusedBy, retryAfterMs: Math.ceil(waitMs) };
+    for (const [i, bucket] of buckets.entries()) {
+      this.write(bucket.key, { type: 'bucket', tokens: levels[i]! - 1, at: now }, bucketLifeMs(bucket));
+    }
+    return { ok: true };
   }
 
   async publish(channel: string, message: string) {

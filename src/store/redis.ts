@@ -1,5 +1,14 @@
 import { Redis } from 'ioredis';
-import type { IndexBounds, LedgerState, LedgerStep, ListBounds, Store } from './store.js';
+import {
+  bucketLifeMs,
+  type IndexBounds,
+  type LedgerState,
+  type LedgerStep,
+  type ListBounds,
+  type Store,
+  type TakeResult,
+  type TokenBucket,
+} from './store.js';
 
 /** Lua for the operations that read and write in one step (atomic on the server). */
 const SCRIPTS = {
@@ -100,6 +109,32 @@ if op ~= 'read' or exists then
 end
 return {ok, tostring(spent), tostring(reserved), tostring(start)}`,
   },
+  // KEYS: the buckets (hashes: t = tokens, at = ms); ARGV: perSecond, burst, lifeMs for each. One
+  // token from each, or none when one is short; returns the first short one (1-based, 0: none)
+  // and the ms until every one holds a token. The store's clock, as the ledger's.
+  take: {
+    lua: `local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local levels, refused, wait = {}, 0, 0
+for i = 1, #KEYS do
+  local rate, burst = tonumber(ARGV[3 * i - 2]), tonumber(ARGV[3 * i - 1])
+  local h = redis.call('hmget', KEYS[i], 't', 'at')
+  local level = burst
+  if h[1] and h[2] then level = math.min(burst, tonumber(h[1]) + (now - tonumber(h[2])) * rate / 1000) end
+  levels[i] = level
+  if level < 1 then
+    if refused == 0 then refused = i end
+    wait = math.max(wait, (1 - level) * 1000 / rate)
+  end
+end
+if refused == 0 then
+  for i = 1, #KEYS do
+    redis.call('hset', KEYS[i], 't', tostring(levels[i] - 1), 'at', tostring(now))
+    redis.call('pexpire', KEYS[i], ARGV[3 * i])
+  end
+end
+return {refused, tostring(math.ceil(wait))}`,
+  },
 } as const;
 
 type Scripted = Redis & {
@@ -122,6 +157,7 @@ type Scripted = Redis & {
   ): Promise<string[]>;
   addWithExpiry(key: string, by: number, ttlMs: number): Promise<string>;
   ledger(key: string, ...args: (string | number)[]): Promise<[number, string, string, string]>;
+  take(keyCount: number, ...keysThenArgs: (string | number)[]): Promise<[number, string]>;
 };
 
 /** How long one command may take before it fails (the caller's request then fails, not hangs). */
@@ -286,6 +322,16 @@ export class RedisStore implements Store {
       step.op === 'settle' && step.ifHeld ? '1' : '0',
     );
     return { ok: ok === 1, spent: Number(spent), reserved: Number(reserved), windowStart: Number(start) };
+  }
+
+  async take(buckets: readonly TokenBucket[]): Promise<TakeResult> {
+    const [refused, waitMs] = await this.redis.take(
+      buckets.length,
+      ...buckets.map((bucket) => bucket.key),
+      ...buckets.flatMap((bucket) => [bucket.perSecond, bucket.burst, bucketLifeMs(bucket)]),
+    );
+    if (refused === 0) return { ok: true };
+    return { ok: false, refusedBy: refused - 1, retryAfterMs: Number(waitMs) };
   }
 
   async publish(channel: string, message: string) {

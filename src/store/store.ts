@@ -66,6 +66,13 @@ export interface Store {
    */
   ledger(key: string, step: LedgerStep): Promise<LedgerState>;
 
+  /**
+   * Takes one token from every bucket, or from none when one of them is short (a request counted
+   * against its key and its address at once): atomic, so replicas taking at once never take more
+   * than the buckets hold.
+   */
+  take(buckets: readonly TokenBucket[]): Promise<TakeResult>;
+
   publish(channel: string, message: string): Promise<void>;
   /** Calls `listener` with every message published on `channel` from now on; the result unsubscribes. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
@@ -103,6 +110,24 @@ export interface LedgerState {
   reserved: number;
   /** When the current window began (ms since the epoch). */
   windowStart: number;
+}
+
+/**
+ * A token bucket: holds at most `burst` tokens and gains `perSecond` a second; one a request. A
+ * bucket never taken from is full, so a record is kept only until it would be full again.
+ */
+export interface TokenBucket {
+  key: string;
+  perSecond: number;
+  burst: number;
+}
+
+/** Refused: the first bucket short of a token, and how long until every one holds one again. */
+export type TakeResult = { ok: true } | { ok: false; refusedBy: number; retryAfterMs: number };
+
+/** How long a bucket's record must live: until it is full again (a second more, for the clocks). */
+export function bucketLifeMs(bucket: TokenBucket): number {
+  return Math.ceil((bucket.burst * 1000) / bucket.perSecond) + 1000;
 }
 
 export interface ListBounds {

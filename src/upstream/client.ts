@@ -134,6 +134,8 @@ export interface CallScope {
   log: Logger;
   /** With tracing on: a span per request sent, its context passed on as `traceparent`. */
   trace?: PlatformTrace;
+  /** Told the request id of every reply the platform sends (the audit log's record of a call). */
+  onRequestId?: (requestId: string) => void;
 }
 
 type RawResponse = Dispatcher.ResponseData;
@@ -303,9 +305,10 @@ export class HttpClient {
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
         });
-        span?.end({ status: res.statusCode, requestId: requestIdOf(res.headers) });
-        if (res.statusCode < 400) return res;
         const requestId = requestIdOf(res.headers);
+        span?.end({ status: res.statusCode, requestId });
+        if (requestId) scope.onRequestId?.(requestId);
+        if (res.statusCode < 400) return res;
         const retryAfter = retryAfterMs(res.headers);
         const text = await res.body.text().catch(() => '');
         failure = errorFromResponse(res.statusCode, safeJson(text), {

@@ -7,9 +7,11 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -136,11 +138,24 @@ describe('traces', () => {
     expectTrace(traceId, parentId);
   });
 
-  it('follow a 2025 chat over HTTP from the traceparent header to the platform', async () => {
+  it('follow a 2025 chat over HTTP from the traceparent header to the platform, with the audit fields', async () => {
     const traceId = hex(16);
     const parentId = hex(8);
+    const folder = await mkdtemp(join(tmpdir(), 'orbit-trace-audit-'));
+    const auditLog = join(folder, 'audit.jsonl');
     const server: { url: string; child: ChildProcess } = await startHttpServer(
-      [BIN, '--http', '--port', '0', '--base-url', sandbox.url, '--log-level', 'error'],
+      [
+        BIN,
+        '--http',
+        '--port',
+        '0',
+        '--base-url',
+        sandbox.url,
+        '--log-level',
+        'error',
+        '--audit-log',
+        auditLog,
+      ],
       { env: env() },
     );
     try {
@@ -160,5 +175,24 @@ describe('traces', () => {
     }
     await until(() => exported.some((span) => span.traceId === traceId));
     expectTrace(traceId, parentId);
+
+    // The call's audit line and its span carry the same fields, each as `orbit.<field>`.
+    const [line, ...more] = (await readFile(auditLog, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text));
+    await rm(folder, { recursive: true, force: true });
+    expect(more).toEqual([]);
+    expect(line).toMatchObject({
+      event: 'tool_call',
+      tool: 'chat',
+      outcome: 'ok',
+      cost_usd: expect.any(Number),
+    });
+    const mcp = exported.find((span) => span.traceId === traceId && span.name === 'tools/call chat')!;
+    const { time: _time, event: _event, request_ids: ids, ...fields } = line;
+    for (const [field, value] of Object.entries(fields)) expect(attribute(mcp, `orbit.${field}`)).toBe(value);
+    const listed = attribute(mcp, 'orbit.request_ids') as { values: { stringValue: string }[] };
+    expect(listed.values.map((value) => value.stringValue)).toEqual(ids);
   });
 });

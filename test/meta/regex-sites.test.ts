@@ -47,6 +47,10 @@ const VERDICTS = new Map<string, string>([
   ['src/config.ts /^[\\w.-]{1,64}$/', SAFE],
   ['src/config.ts /^(\\d+(?:\\.\\d+)?)\\s*([mhd]?)$/', FIXED_OPERATOR],
   ['src/config.ts /[A-Z]/g', SAFE],
+  [
+    'src/config.ts /^(\\d+(?:\\.\\d+)?)\\s*\\/\\s*([a-z]+)(?:\\s*:\\s*(\\d+))?$/',
+    'safe: recheck finds no superlinear backtracking; reads only --rate-limit (flags, env), never a client',
+  ],
   ['src/files/file-uri.ts /^file:/i', SAFE],
   [
     'src/files/files.ts new RegExp(`^${URI_SCHEME}://media/([a-f0-9]{32})$`)',

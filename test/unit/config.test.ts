@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
+  DEFAULT_RATE_LIMITS,
   emptyToolsetsWarning,
   loadConfig,
   resolveToolsets,
@@ -31,6 +32,8 @@ describe('loadConfig', () => {
       drainMs: 25_000,
       leaseMs: 15_000,
       trustProxy: 0,
+      rateLimit: DEFAULT_RATE_LIMITS,
+      auditLog: 'stderr',
     });
   });
 
@@ -56,6 +59,8 @@ describe('loadConfig', () => {
         ORBIT_REPLICA_ID: 'replica-1',
         ORBIT_LEASE_MS: '3000',
         ORBIT_TRUST_PROXY: '2',
+        ORBIT_RATE_LIMIT: 'key=5/m:10,paid=off',
+        ORBIT_AUDIT_LOG: '/var/log/orbit/audit.jsonl',
       },
     );
     expect(config).toEqual({
@@ -77,7 +82,42 @@ describe('loadConfig', () => {
       replicaId: 'replica-1',
       leaseMs: 3000,
       trustProxy: 2,
+      rateLimit: {
+        key: { count: 5, unit: 'minute', burst: 10 },
+        address: DEFAULT_RATE_LIMITS.address,
+      },
+      auditLog: '/var/log/orbit/audit.jsonl',
     });
+  });
+
+  it('reads rate limits per scope (others keep their defaults), off for none, and says what a rate looks like', () => {
+    expect(DEFAULT_RATE_LIMITS).toEqual({
+      key: { count: 50, unit: 'second', burst: 200 },
+      address: { count: 200, unit: 'second', burst: 800 },
+      paid: { count: 10, unit: 'second', burst: 40 },
+    });
+    expect(loadConfig({ rateLimit: 'OFF' }, {}).rateLimit).toEqual({});
+    // A burst not given is 4 s of the rate, at least 1.
+    expect(loadConfig({ rateLimit: 'address=1000/s, paid=3/h' }, {}).rateLimit).toEqual({
+      key: DEFAULT_RATE_LIMITS.key,
+      address: { count: 1000, unit: 'second', burst: 4000 },
+      paid: { count: 3, unit: 'hour', burst: 1 },
+    });
+    expect(configError({ rateLimit: 'key=50' }, {})).toMatch(
+      /--rate-limit: "key=50" is not a rate; write key=<count>\/<s\|m\|h>\[:<burst>\], e\.g\. key=50\/s:200, or key=off/,
+    );
+    expect(configError({}, { ORBIT_RATE_LIMIT: 'tenant=5/s' })).toMatch(
+      /ORBIT_RATE_LIMIT: unknown scope "tenant"; use key=, address= or paid=/,
+    );
+    expect(configError({ rateLimit: 'key=0/s' }, {})).toMatch(/is not a rate/);
+    expect(configError({ rateLimit: 'key=5/s:0' }, {})).toMatch(/the burst must be at least 1/);
+  });
+
+  it('sends the audit log to stderr by default, to a file, or nowhere', () => {
+    expect(loadConfig({ auditLog: ' Off ' }, {}).auditLog).toBe('off');
+    expect(loadConfig({ auditLog: 'STDERR' }, {}).auditLog).toBe('stderr');
+    expect(loadConfig({}, { ORBIT_AUDIT_LOG: 'audit.jsonl' }).auditLog).toBe('audit.jsonl');
+    expect(configError({ auditLog: '  ' }, {})).toMatch(/--audit-log: name a file, stderr or off/);
   });
 
   it('reads the budget window as a duration (24h by default), and refuses one it cannot read', () => {

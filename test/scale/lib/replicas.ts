@@ -25,7 +25,7 @@ export interface Replica {
   child?: ChildProcess;
   /** Everything it wrote on stderr, every run. */
   stderr: string[];
-  /** The JSON request log lines it wrote, parsed. */
+  /** The JSON request log lines it wrote, parsed (not the audit log's). */
   requests(): Record<string, unknown>[];
 }
 
@@ -48,7 +48,9 @@ export class Replicas {
             .join('')
             .split('\n')
             .filter((line) => line.startsWith('{'))
-            .map((line) => JSON.parse(line) as Record<string, unknown>),
+            .map((line) => JSON.parse(line) as Record<string, unknown>)
+            // The audit log shares stderr by default; its lines have an `event` and no `msg`.
+            .filter((line) => line.msg === 'http request'),
       });
     }
     await Promise.all(replicas.all.map((replica) => replicas.launch(replica)));

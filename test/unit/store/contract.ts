@@ -158,5 +158,45 @@ export function storeContract(name: string, open: () => Store) {
       await wait(1_000);
       expect(await s.ledger(k, { windowMs: 1_600, op: 'read' })).toMatchObject({ spent: 0, reserved: 0 });
     });
+
+    it('takes from token buckets atomically: a burst of 5 gives exactly 5 tokens to 20 takers at once', async () => {
+      const s = store();
+      const bucket = { key: key('bucket'), perSecond: 1 / 60, burst: 5 };
+      const tries = await Promise.all(Array.from({ length: 20 }, () => s.take([bucket])));
+      expect(tries.filter((result) => result.ok)).toHaveLength(5);
+      for (const refused of tries.filter((result) => !result.ok)) {
+        // A token a minute: the next one comes within the minute, and not at once.
+        expect(refused).toMatchObject({ ok: false, refusedBy: 0 });
+        const wait = (refused as { retryAfterMs: number }).retryAfterMs;
+        expect(wait).toBeGreaterThan(50_000);
+        expect(wait).toBeLessThanOrEqual(60_000);
+      }
+    });
+
+    it('takes from every bucket or from none, naming the one that was short', async () => {
+      const s = store();
+      const one = { key: key('one'), perSecond: 1 / 60, burst: 1 };
+      const three = { key: key('three'), perSecond: 1 / 60, burst: 3 };
+      expect(await s.take([three, one])).toEqual({ ok: true });
+      expect(await s.take([three, one])).toMatchObject({ ok: false, refusedBy: 1 });
+      // The refused take left `three` as it was: two tokens still there.
+      expect(await s.take([three])).toEqual({ ok: true });
+      expect(await s.take([three])).toEqual({ ok: true });
+      expect(await s.take([three])).toMatchObject({ ok: false, refusedBy: 0 });
+    });
+
+    it('refills a bucket at its rate, up to its burst', async () => {
+      const s = store();
+      const bucket = { key: key('refill'), perSecond: 10, burst: 2 };
+      expect(await s.take([bucket])).toEqual({ ok: true });
+      expect(await s.take([bucket])).toEqual({ ok: true });
+      const refused = await s.take([bucket]);
+      expect(refused.ok).toBe(false);
+      expect((refused as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(100);
+      // Long enough for both tokens back (0.2 s), with a wide margin; never more than the burst.
+      await wait(600);
+      const tries = await Promise.all([s.take([bucket]), s.take([bucket]), s.take([bucket])]);
+      expect(tries.filter((result) => result.ok)).toHaveLength(2);
+    });
   });
 }

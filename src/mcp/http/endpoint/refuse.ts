@@ -14,6 +14,7 @@ export type RefusalCode =
   | 'session_not_found'
   | 'too_large'
   | 'too_many_requests'
+  | 'rate_exceeded'
   | 'session_limit'
   | 'draining'
   | 'internal_error';
@@ -31,7 +32,8 @@ const RPC_CODES: Partial<Record<RefusalCode, number>> = {
 /**
  * The one writer of an HTTP refusal: every one has the same JSON-RPC body
  * (`{ jsonrpc, id: null, error: { code, message, data: { reason } } }`), so a client reads them
- * one way. `headers` carries what belongs with it: WWW-Authenticate on a 401, Retry-After.
+ * one way. `headers` carries what belongs with it: WWW-Authenticate on a 401, Retry-After; `data`
+ * what a client can act on beside the reason (how long to wait).
  */
 export function refuse(
   res: ServerResponse,
@@ -39,11 +41,12 @@ export function refuse(
   code: RefusalCode,
   message: string,
   headers: Record<string, string> = {},
+  data: Record<string, string | number> = {},
 ): void {
   const body = {
     jsonrpc: '2.0',
     id: null,
-    error: { code: RPC_CODES[code] ?? -32000, message, data: { reason: code } },
+    error: { code: RPC_CODES[code] ?? -32000, message, data: { reason: code, ...data } },
   };
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));

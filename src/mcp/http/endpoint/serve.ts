@@ -21,10 +21,12 @@ import { fingerprint } from '../../../tenant.js';
 import type { Registry } from '../../server.js';
 import { headerMismatch } from '../../standard-headers.js';
 import { HttpAuth } from '../auth/bearer.js';
+import { RateLimiter } from '../auth/rate-limit.js';
 import { SpendBudgets } from '../sessions/budgets.js';
 import { Sessions } from '../sessions/handler.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from '../sessions/registry.js';
 import { createRemoteServerFactory } from '../sessions/servers.js';
+import { AuditLog } from './audit.js';
 import { Drain } from './drain.js';
 import { describeBody, type RequestFacts, requestLogger } from './log.js';
 import { answerMetadata, createProbes } from './probes.js';
@@ -92,6 +94,14 @@ export async function serveHttp(
   const auth = new HttpAuth(runtime.target, mcpPath, runtime.client, log, store, options.trustProxy);
   // What a key may spend is counted per key: every session, both eras, every replica.
   const budgets = new SpendBudgets(config.maxSpendUsd, store, config.budgetWindow);
+  // Tool calls over HTTP are audited (one JSON line each); the request-rate limits are counted in the store.
+  const audit = AuditLog.open(config.auditLog, runtime.replicaId);
+  const limiter = new RateLimiter(
+    config.rateLimit,
+    store,
+    log,
+    audit && ((refusal) => audit.refused(refusal)),
+  );
   const drain = new Drain();
   const toolNames = new Set(registry.tools.entries.map((entry) => entry.name));
   const logRequest = logsAt(config.logLevel, 'info')
@@ -99,7 +109,7 @@ export async function serveHttp(
     : undefined;
   let port = options.port;
 
-  const serverFor = createRemoteServerFactory({ runtime, registry, auth, budgets });
+  const serverFor = createRemoteServerFactory({ runtime, registry, auth, budgets, limiter, audit });
 
   // The caller rides in authInfo, the SDK's pass-through from the HTTP layer to the factory.
   const callerOf = (info: AuthInfo | undefined): Caller => info?.extra?.caller as Caller;
@@ -201,6 +211,13 @@ export async function serveHttp(
         }
         return false;
       },
+    ],
+    [
+      'rate',
+      // Per key and per address, before the body is read: a flood costs a token check, not a parse.
+      async (r) =>
+        limiter.countsRequests &&
+        !(await limiter.admit(r.res, fingerprint(r.credential!), auth.address(r.req))),
     ],
     [
       'toolsets',
@@ -311,6 +328,8 @@ export async function serveHttp(
       await sessions.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
+      await audit?.close();
+      await limiter.close();
     },
   };
 }

@@ -6,7 +6,9 @@ import { VERSION } from '../../../version.js';
 import { stateCodecFor } from '../../input.js';
 import { createMcpServer, type Registry, type ServerDeps } from '../../server.js';
 import type { HttpAuth } from '../auth/bearer.js';
+import type { RateLimiter } from '../auth/rate-limit.js';
 import { RequestCredentials } from '../auth/request-credentials.js';
+import type { AuditLog } from '../endpoint/audit.js';
 import type { SpendBudgets } from './budgets.js';
 
 export interface RemoteServerDeps {
@@ -14,6 +16,10 @@ export interface RemoteServerDeps {
   registry: Registry;
   auth: HttpAuth;
   budgets: SpendBudgets;
+  /** The paid-call rate limit of each key. */
+  limiter: RateLimiter;
+  /** Where each tool call is recorded (`--audit-log`); none when it is off. */
+  audit?: AuditLog;
 }
 
 export interface RemoteServerScope {
@@ -30,11 +36,12 @@ export interface RemoteServerScope {
 
 /**
  * The MCP server one remote caller gets (per 2026 request, per 2025 session): its own credentials,
- * its key's files and jobs, and the spend budget of its key. Never the server's own
+ * its key's files and jobs, the spend budget and paid-call rate of its key, and its calls in the
+ * audit log. Never the server's own
  * credentials, and only the caller's secrets are redacted from what it sees.
  */
 export function createRemoteServerFactory(deps: RemoteServerDeps) {
-  const { runtime, registry, auth, budgets } = deps;
+  const { runtime, registry, auth, budgets, limiter, audit } = deps;
   const stateCodec = stateCodecFor(runtime.stateKey);
   return ({ credentials, toolsets, session, onUpstreamUnauthorized }: RemoteServerScope) => {
     const key = fingerprint(credentials[0]!);
@@ -60,6 +67,12 @@ export function createRemoteServerFactory(deps: RemoteServerDeps) {
       target: runtime.target,
       tracing: runtime.tracing,
       onJobRecorded: session?.jobRecorded,
+      beforeSpend: () => limiter.paid(key),
+      audit: audit && {
+        tenant: key.slice(0, 12),
+        replica: runtime.replicaId,
+        write: (record) => audit.call(record),
+      },
     });
   };
 }
