@@ -31,6 +31,7 @@ Options:
   --host H                HTTP bind address (default 127.0.0.1)
   --stateless             HTTP without sessions
   --allowed-hosts a,b     extra Host (and Origin) names to accept behind a proxy
+                          (ORBIT_ALLOWED_HOSTS)
   --trust-proxy N         proxies in front whose X-Forwarded-For names the client, for the
                           per-address limits (default 0: ignored; ORBIT_TRUST_PROXY)
   --toolsets a,b|all      toolsets to enable (ORBIT_TOOLSETS)
@@ -142,6 +143,7 @@ export async function main(argv: string[]): Promise<number> {
     drainMs: values['drain-ms'],
     replicaId: values['replica-id'],
     trustProxy: values['trust-proxy'],
+    allowedHosts: values['allowed-hosts'],
   };
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -193,7 +195,7 @@ export async function main(argv: string[]): Promise<number> {
       http = await serveHttp(runtime, registry, {
         ...listen,
         stateless: values.stateless ?? false,
-        allowedHosts: values['allowed-hosts']?.split(',').map((host) => host.trim()),
+        allowedHosts: config.allowedHosts,
         trustProxy: config.trustProxy,
       });
     } catch (error) {

@@ -164,6 +164,29 @@ export const ConfigSchema = z.object({
    * from it for the per-address limits. 0 ignores the header, which any client can write.
    */
   trustProxy: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * HTTP: Host (and Origin) names accepted besides loopback on the server's own port, as `host` or
+   * `host:port`: the name clients use behind a proxy, an Ingress or a Kubernetes Service.
+   */
+  allowedHosts: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/,
+            'name hosts as mcp.example.com or mcp.example.com:8443 (no scheme, no path), separated by commas',
+          ),
+      ),
+    )
+    .optional(),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -189,6 +212,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   replicaId: `${ENV_PREFIX}REPLICA_ID`,
   leaseMs: `${ENV_PREFIX}LEASE_MS`,
   trustProxy: `${ENV_PREFIX}TRUST_PROXY`,
+  allowedHosts: `${ENV_PREFIX}ALLOWED_HOSTS`,
 };
 
 /** `90m`, `24h`, `7d` (a bare number is hours), between a minute and a year; else undefined. */

@@ -56,6 +56,7 @@ describe('loadConfig', () => {
         ORBIT_REPLICA_ID: 'replica-1',
         ORBIT_LEASE_MS: '3000',
         ORBIT_TRUST_PROXY: '2',
+        ORBIT_ALLOWED_HOSTS: 'orbit-mcp, mcp.example.com:8443,',
       },
     );
     expect(config).toEqual({
@@ -77,7 +78,18 @@ describe('loadConfig', () => {
       replicaId: 'replica-1',
       leaseMs: 3000,
       trustProxy: 2,
+      allowedHosts: ['orbit-mcp', 'mcp.example.com:8443'],
     });
+  });
+
+  it('takes allowed hosts as names or name:port, and refuses a URL, naming the flag', () => {
+    expect(loadConfig({ allowedHosts: '[::1]:8787,10.0.0.7' }, {}).allowedHosts).toEqual([
+      '[::1]:8787',
+      '10.0.0.7',
+    ]);
+    expect(configError({ allowedHosts: 'mcp.example.com/mcp' }, {})).toMatch(
+      /--allowed-hosts: name hosts as mcp.example.com/,
+    );
   });
 
   it('reads the budget window as a duration (24h by default), and refuses one it cannot read', () => {
