@@ -107,6 +107,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = positionals[0];
   if (command === 'sandbox') {
+    const stopped = stopSignal();
     const { startSandbox } = await import('./sandbox/index.js');
     const sandboxPort = port ?? 8788;
     let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -117,7 +118,7 @@ export async function main(argv: string[]): Promise<number> {
       return exitSoon(1);
     }
     process.stderr.write(`Sandbox platform listening at ${sandbox.url}\nDemo API key: ${sandbox.demoKey}\n`);
-    await waitForSignal();
+    await stopped;
     await sandbox.close();
     return 0;
   }
@@ -163,6 +164,8 @@ export async function main(argv: string[]): Promise<number> {
       sandbox: values.sandbox,
     });
   }
+  // Listened for before the slow part of the start (the store, the sandbox), for the HTTP server.
+  const stopped = values.http && command === undefined ? stopSignal() : undefined;
   const runtime = await createRuntime(config, {
     sandbox: values.sandbox,
     tracing: await startTracing(process.env, VERSION),
@@ -206,7 +209,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const shared = runtime.store.shared ? `, shared store, replica ${runtime.replicaId}` : '';
     process.stderr.write(`orbit-mcp listening at ${http.url} (${runtime.target.kind}${shared})\n`);
-    await waitForSignal();
+    await (stopped ?? stopSignal());
     // Running calls finish (or hand their jobs over) before the process goes.
     await http.drain();
     await http.close();
@@ -255,7 +258,13 @@ function listenProblem(error: unknown, host: string, port: number): string {
   return `orbit-mcp: cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-function waitForSignal(): Promise<void> {
+/**
+ * Resolves at the first SIGINT or SIGTERM. Called before the server starts: as process 1 (in a
+ * container) a signal nobody listens for is ignored, so one sent while the server starts (a pod
+ * deleted during a rollout) was lost, and the process ran on until killed at the end of the grace
+ * period. Now the server starts, drains at once and exits 0.
+ */
+function stopSignal(): Promise<void> {
   return new Promise((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
