@@ -70,7 +70,8 @@ if ! command -v podman >/dev/null || ! "${podman[@]}" image exists "$ORBIT_TAG";
   bash scripts/container-build.sh --tag "$ORBIT_TAG"
 fi
 "${podman[@]}" image exists "$STORE_TAG" || bash scripts/redis-image-build.sh --tag "$STORE_TAG"
-echo "kubectl $(kubectl version --client 2>/dev/null | head -1), podman $("${podman[@]}" version --format '{{.Client.Version}}')"
+kubectl_version="$(kubectl version --client -o json 2>/dev/null | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).clientVersion.gitVersion')"
+echo "kubectl $kubectl_version, podman $("${podman[@]}" version --format '{{.Client.Version}}')"
 
 echo '---- rendering deploy/kubernetes-ci with kustomize'
 # kustomize 5 warns that the overlay's bases and patchesStrategicMerge are deprecated (kept for 2.0).
