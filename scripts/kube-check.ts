@@ -270,8 +270,9 @@ const describeProbe = (probe: Probe) =>
     : `tcpSocket :${probe.tcpSocket!.port}`;
 
 /**
- * The pod's probes: startup and readiness are tried every period until they pass (a pod that is
- * never ready within a minute fails the check); liveness must then pass at its first attempt.
+ * The pod's probes: startup and readiness are tried after their initial delay until they pass
+ * (every second, where the kubelet waits periodSeconds; a pod never ready within a minute fails
+ * the check); liveness must then pass at its first attempt.
  */
 async function probePod(plan: Plan, deployment: string, ip: string): Promise<void> {
   const spec = plan.deployments[deployment] ?? fail(`no Deployment ${deployment} in the plan`);
