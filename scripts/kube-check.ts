@@ -6,8 +6,9 @@
  *   probe PLAN DEPLOYMENT POD_IP         runs the Deployment's readiness and liveness probes
  *                                        against the pod as the kubelet does
  *   call PLAN SERVICE POD_IP             one `chat` call and one view read, through the Service
- *   call-during PLAN SERVICE POD_IP      as `call`, printing "progress" at the first progress
- *                                        notification (the CI script stops the pod then)
+ *   call-during PLAN SERVICE POD_IP      a longer `chat` call, printing "progress" at its first
+ *                                        progress notification (the CI script signals the pod
+ *                                        then) and "answered-at MS" when the answer came
  *   across PLAN SERVICE POD_A POD_B      a session opened on pod A continues on pod B, and what
  *                                        one key spends on A is what B counts (one budget)
  *   exhaust PLAN SERVICE POD_A POD_B     the rest of the key's budget spent on A: B refuses past it
@@ -22,7 +23,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { stringify } from 'yaml';
 import { expand, type Json, parseManifests } from './lib/kube-manifests.js';
-import { callChat, connect, fail, firstLine, readGallery, resultText } from './lib/mcp-check.js';
+import { callChat, connect, fail, firstLine, LONG_CHAT, readGallery, resultText } from './lib/mcp-check.js';
 
 /**
  * What podman 4.3 (Debian 12's) does not do as a cluster does, and how `prepare` and the CI
@@ -34,7 +35,8 @@ const PODMAN = [
   'containerPort: dropped (podman would publish every one on the host 0.0.0.0); pods are reached at their own addresses, as in a cluster',
   'probes: run by kube-check.ts against the pod as the kubelet does (podman ignores readiness and turns liveness into a curl healthcheck that needs a shell and systemd)',
   'Service: each selected pod gets the Service name as a network alias (cluster DNS); CI clients connect to a pod at the target port (kube-proxy)',
-  'termination: `podman pod stop -t terminationGracePeriodSeconds` (podman kube down stops with a 0 s timeout, SIGKILL right after SIGTERM), then kube down removes the pods',
+  'termination: SIGTERM to the server process, then up to terminationGracePeriodSeconds for it to exit, as the kubelet does (podman kube down stops with a 0 s timeout: SIGKILL right after SIGTERM); kube down then removes the pods',
+  'restartPolicy: Never in what podman plays (with Always, podman restarts a container that exits unless `podman stop` stopped it; a cluster deletes the pod instead)',
 ];
 
 interface Probe {
@@ -201,6 +203,7 @@ function prepare(renderedPath: string, out: string): void {
       };
     }
     for (const container of containers) delete container.ports;
+    podSpecOf(deployment).restartPolicy = 'Never';
     const file = join(out, `${name}.yaml`);
     const played = [...docs.filter((d) => d.kind === 'ConfigMap' && used.has(nameOf(d))), deployment];
     writeFileSync(file, played.map((doc) => stringify(doc)).join('---\n'));
@@ -411,11 +414,15 @@ if (mode === 'prepare' && rest.length === 2) {
   else if (mode === 'call' || mode === 'call-during') {
     const via = throughService(plan, name, ipA);
     const { client } = await connect(via.url, { fetch: via.fetch });
+    const during = mode === 'call-during';
     const text = await callChat(
       client,
       via.where,
-      mode === 'call-during' ? () => console.log('progress') : undefined,
+      during ? () => console.log('progress') : undefined,
+      during ? LONG_CHAT : undefined,
     );
+    // When the answer came, for the CI script to compare with the moment it sent SIGTERM.
+    if (during) console.log(`answered-at ${Date.now()}`);
     console.log(`answer (${via.where}): ${firstLine(text, 160)}`);
     if (mode === 'call') console.log(`view: ${await readGallery(client)}`);
     await client.close();

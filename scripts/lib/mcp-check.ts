@@ -20,6 +20,16 @@ const CHAT = {
   },
 };
 
+/**
+ * A chat whose answer streams longest in the sandbox (over a second, three times CHAT's): the
+ * sandbox repeats the prompt's first 200 characters and streams two words every 20 ms, so the
+ * prompt is 100 one-letter words. For a call that must still run when the server is signalled.
+ */
+export const LONG_CHAT = {
+  name: 'chat',
+  arguments: { ...CHAT.arguments, prompt: 'a '.repeat(100), max_tokens: 160 },
+};
+
 export function fail(message: string): never {
   console.error(`check failed: ${message}`);
   process.exit(1);
@@ -31,9 +41,14 @@ export function resultText(result: CallToolResult): string {
 }
 
 /** One `chat` call; `onFirstProgress` runs at its first progress notification (which must come). */
-export async function callChat(client: Client, where: string, onFirstProgress?: () => void): Promise<string> {
+export async function callChat(
+  client: Client,
+  where: string,
+  onFirstProgress?: () => void,
+  request: typeof CHAT = CHAT,
+): Promise<string> {
   let told = false;
-  const result = await client.callTool(CHAT, CallToolResultSchema, {
+  const result = await client.callTool(request, CallToolResultSchema, {
     onprogress: () => {
       if (told || !onFirstProgress) return;
       told = true;
