@@ -41,6 +41,7 @@ Options:
   --host H                HTTP bind address (default 127.0.0.1)
   --stateless             HTTP without sessions
   --allowed-hosts a,b     extra Host (and Origin) names to accept behind a proxy
+                          (ORBIT_ALLOWED_HOSTS)
   --trust-proxy N         proxies in front whose X-Forwarded-For names the client, for the
                           per-address limits (default 0: ignored; ORBIT_TRUST_PROXY)
   --rate-limit SPEC       requests per key and per address, paid calls per key, e.g.
@@ -131,6 +132,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = positionals[0];
   if (command === 'sandbox') {
+    const stopped = stopSignal();
     const { startSandbox } = await import('./sandbox/index.js');
     const sandboxPort = port ?? 8788;
     let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -141,7 +143,7 @@ export async function main(argv: string[]): Promise<number> {
       return exitSoon(1);
     }
     process.stderr.write(`Sandbox platform listening at ${sandbox.url}\nDemo API key: ${sandbox.demoKey}\n`);
-    await waitForSignal();
+    await stopped;
     await sandbox.close();
     return 0;
   }
@@ -197,6 +199,7 @@ export async function main(argv: string[]): Promise<number> {
     trustProxy: values['trust-proxy'],
     rateLimit: values['rate-limit'],
     auditLog: values['audit-log'],
+    allowedHosts: values['allowed-hosts'],
   };
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -218,6 +221,8 @@ export async function main(argv: string[]): Promise<number> {
       paste: values.paste,
     });
   }
+  // Listened for before the slow part of the start (the store, the sandbox), for the HTTP server.
+  const stopped = values.http && command === undefined ? stopSignal() : undefined;
   const runtime = await createRuntime(config, {
     sandbox: values.sandbox,
     tracing: await startTracing(process.env, VERSION),
@@ -250,7 +255,7 @@ export async function main(argv: string[]): Promise<number> {
       http = await serveHttp(runtime, registry, {
         ...listen,
         stateless: values.stateless ?? false,
-        allowedHosts: values['allowed-hosts']?.split(',').map((host) => host.trim()),
+        allowedHosts: config.allowedHosts,
         trustProxy: config.trustProxy,
       });
     } catch (error) {
@@ -263,7 +268,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const shared = runtime.store.shared ? `, shared store, replica ${runtime.replicaId}` : '';
     process.stderr.write(`orbit-mcp listening at ${http.url} (${runtime.target.kind}${shared})\n`);
-    await waitForSignal();
+    await (stopped ?? stopSignal());
     // Running calls finish (or hand their jobs over) before the process goes.
     await http.drain();
     await http.close();
@@ -328,7 +333,13 @@ function listenProblem(error: unknown, host: string, port: number): string {
   return `orbit-mcp: cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-function waitForSignal(): Promise<void> {
+/**
+ * Resolves at the first SIGINT or SIGTERM. Called before the server starts: as process 1 (in a
+ * container) a signal nobody listens for is ignored, so one sent while the server starts (a pod
+ * deleted during a rollout) was lost, and the process ran on until killed at the end of the grace
+ * period. Now the server starts, drains at once and exits 0.
+ */
+function stopSignal(): Promise<void> {
   return new Promise((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());

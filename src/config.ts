@@ -251,6 +251,29 @@ export const ConfigSchema = z.object({
     .min(1, 'name a file, stderr or off')
     .transform((value) => (['stderr', 'off'].includes(value.toLowerCase()) ? value.toLowerCase() : value))
     .default('stderr'),
+  /**
+   * HTTP: Host (and Origin) names accepted besides loopback on the server's own port, as `host` or
+   * `host:port`: the name clients use behind a proxy, an Ingress or a Kubernetes Service.
+   */
+  allowedHosts: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/,
+            'name hosts as mcp.example.com or mcp.example.com:8443 (no scheme, no path), separated by commas',
+          ),
+      ),
+    )
+    .optional(),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -278,6 +301,7 @@ export const ENV_NAMES: Record<keyof ConfigInput, string> = {
   trustProxy: `${ENV_PREFIX}TRUST_PROXY`,
   rateLimit: `${ENV_PREFIX}RATE_LIMIT`,
   auditLog: `${ENV_PREFIX}AUDIT_LOG`,
+  allowedHosts: `${ENV_PREFIX}ALLOWED_HOSTS`,
 };
 
 /** `90m`, `24h`, `7d` (a bare number is hours), between a minute and a year; else undefined. */

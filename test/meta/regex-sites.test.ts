@@ -45,6 +45,10 @@ const VERDICTS = new Map<string, string>([
   ['src/config.ts /^https?:\\/\\//i', SAFE],
   ['src/config.ts /(?<!\\/)\\/+$/', FIXED_OPERATOR],
   ['src/config.ts /^[\\w.-]{1,64}$/', SAFE],
+  [
+    'src/config.ts /^(?:[A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\])(?::\\d{1,5})?$/',
+    'safe: recheck finds it linear; reads only what the operator configures (--allowed-hosts, ORBIT_ALLOWED_HOSTS), never a client',
+  ],
   ['src/config.ts /^(\\d+(?:\\.\\d+)?)\\s*([mhd]?)$/', FIXED_OPERATOR],
   ['src/config.ts /[A-Z]/g', SAFE],
   [

@@ -61,6 +61,7 @@ describe('loadConfig', () => {
         ORBIT_TRUST_PROXY: '2',
         ORBIT_RATE_LIMIT: 'key=5/m:10,paid=off',
         ORBIT_AUDIT_LOG: '/var/log/orbit/audit.jsonl',
+        ORBIT_ALLOWED_HOSTS: 'orbit-mcp, mcp.example.com:8443,',
       },
     );
     expect(config).toEqual({
@@ -87,6 +88,7 @@ describe('loadConfig', () => {
         address: DEFAULT_RATE_LIMITS.address,
       },
       auditLog: '/var/log/orbit/audit.jsonl',
+      allowedHosts: ['orbit-mcp', 'mcp.example.com:8443'],
     });
   });
 
@@ -118,6 +120,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ auditLog: 'STDERR' }, {}).auditLog).toBe('stderr');
     expect(loadConfig({}, { ORBIT_AUDIT_LOG: 'audit.jsonl' }).auditLog).toBe('audit.jsonl');
     expect(configError({ auditLog: '  ' }, {})).toMatch(/--audit-log: name a file, stderr or off/);
+  });
+
+  it('takes allowed hosts as names or name:port, and refuses a URL, naming the flag', () => {
+    expect(loadConfig({ allowedHosts: '[::1]:8787,10.0.0.7' }, {}).allowedHosts).toEqual([
+      '[::1]:8787',
+      '10.0.0.7',
+    ]);
+    expect(configError({ allowedHosts: 'mcp.example.com/mcp' }, {})).toMatch(
+      /--allowed-hosts: name hosts as mcp.example.com/,
+    );
   });
 
   it('reads the budget window as a duration (24h by default), and refuses one it cannot read', () => {
