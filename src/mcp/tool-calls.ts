@@ -236,12 +236,16 @@ async function execute(
     // The budget may have chosen arguments so the call fits (a chat's max_tokens).
     const sent = paid?.price.shaped ? { ...parsed, ...paid.price.shaped.args } : parsed;
     let checked: ReturnType<typeof tool.output.safeParse>;
+    let ran = false;
     try {
-      checked = tool.output.safeParse(await tool.run(sent, context));
+      const result = await tool.run(sent, context);
+      ran = true;
+      checked = tool.output.safeParse(result);
       if (!checked.success) throw outputErrorFrom(checked.error, tool.name);
     } catch (error) {
-      // A failure after the platform may have charged (or accepted the call) keeps what was reserved as spent.
-      const charged = mayHaveCharged(error) || (writing?.writes.some(acceptedWrite) ?? false);
+      // A failure after the platform may have charged (or accepted the call) keeps what was reserved
+      // as spent; so does a run that ended with a result we cannot check (a paid GET records no write).
+      const charged = ran || mayHaveCharged(error) || (writing?.writes.some(acceptedWrite) ?? false);
       if (paid) await (charged ? paid.reservation.settle(paid.price.usd) : paid.reservation.release());
       if (!writing || error instanceof NeedsInput) throw error;
       const failure = {
