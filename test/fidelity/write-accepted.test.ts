@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_PEOPLE as P, SANDBOX_MANAGEMENT_TOKENS as T } from '../../src/sandbox/index.js';
 import { toolCatalog } from '../../tools/index.js';
 import { credentials } from '../helpers/accounts.js';
@@ -91,6 +91,32 @@ describe('a write the platform accepted', () => {
     const after = await budgetOf();
     expect(after.spent_usd).toBeGreaterThan(before.spent_usd!);
     expect(after.reserved_usd).toBe(0);
+  });
+});
+
+describe('a paid read whose run ended', () => {
+  it('a paid GET whose result fails its declared output keeps what it reserved as spent', async () => {
+    // A paid GET records no write, so only the end of the run says the platform was reached.
+    const dataCall = (await import('../../tools/data/data_call.js')).default;
+    const run = dataCall.run.bind(dataCall);
+    const spy = vi.spyOn(dataCall, 'run').mockImplementation(async (...args) => {
+      await run(...args);
+      return 'not a result' as never;
+    });
+    try {
+      const before = await budgetOf();
+      const result = await h.call('data_call', {
+        endpoint: 'maps.search',
+        method: 'GET',
+        input: { query: 'coffee', location: 'Lisbon', limit: 2 },
+      });
+      expect(result.isError).toBe(true);
+      const after = await budgetOf();
+      expect(after.spent_usd).toBeGreaterThan(before.spent_usd!);
+      expect(after.reserved_usd).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
