@@ -76,9 +76,8 @@ export function recordingWrites(api: Api): { api: Api; writes: SentWrite[] } {
 }
 
 export const acceptedWrite = (write: SentWrite) => write.status !== undefined && write.status < 300;
-const accepted = acceptedWrite;
 /** The last write the platform accepted. */
-const lastAccepted = (writes: readonly SentWrite[]) => [...writes].reverse().find(accepted);
+const lastAccepted = (writes: readonly SentWrite[]) => [...writes].reverse().find(acceptedWrite);
 
 /**
  * A failure that leaves unknown whether the platform ran the request: what the budget counts as
