@@ -11,7 +11,7 @@ import { SharedMedia } from './files/media-shared.js';
 import { MediaStore } from './files/media-store.js';
 import { JobStore } from './jobs/store.js';
 import { createLogger, registerSecret } from './log.js';
-import type { Tracing } from './otel/index.js';
+import type { Tracing } from './otel/types.js';
 import { openStore } from './store/open.js';
 import { sharedSecret } from './store/shared-secret.js';
 import type { Store } from './store/store.js';

@@ -4,7 +4,7 @@
  * the server hands to the tools it runs: no global or async-local context is read.
  */
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
-import type { McpSpan, Tracing } from './index.js';
+import type { McpSpan, Tracing } from './types.js';
 
 type Params = { name?: unknown; uri?: unknown; _meta?: Record<string, unknown> } | undefined;
 

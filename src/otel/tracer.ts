@@ -19,8 +19,8 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { McpRequestInfo, McpSpan, PlatformSpan, Tracing } from './index.js';
 import { routeTemplate } from './route.js';
+import type { McpRequestInfo, McpSpan, PlatformSpan, Tracing } from './types.js';
 
 const propagator = new W3CTraceContextPropagator();
 

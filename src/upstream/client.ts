@@ -16,7 +16,7 @@ import {
 import { notePayload } from '../heap.js';
 import { sleep } from '../lang.js';
 import type { Logger } from '../log.js';
-import type { PlatformTrace } from '../otel/index.js';
+import type { PlatformTrace } from '../otel/types.js';
 import { PLATFORM_WORD } from '../word.js';
 import { type CapturedExchange, tapBody } from './capture.js';
 import { errorFromResponse } from './envelopes.js';
