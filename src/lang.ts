@@ -1,13 +1,22 @@
 import { AbortedError } from './errors.js';
 
 /**
- * Two helpers of the language that every side of the server uses, kept once (the sandbox, which
+ * Helpers of the language that every side of the server uses, kept once (the sandbox, which
  * imports nothing of ours, keeps its own).
  */
 
 /** A plain object (not null, not an array): what a JSON object parses to. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value a JSON text parses to, or undefined when it is not JSON. */
+export function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import type { ToolContext } from '../context.js';
 import { InputError } from '../errors.js';
 import { ceilingFor } from '../payments/prices.js';
 import type { Redactor } from '../secrets.js';
-import { mayHaveCharged } from '../upstream/client.js';
+import { mayHaveCharged } from '../upstream/failure.js';
 import { rendersViews, withView } from './apps.js';
 import { parseArguments } from './arguments.js';
 import { CallMeter, type CallRecord, unknownToolCall } from './call-record.js';

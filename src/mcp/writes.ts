@@ -12,7 +12,8 @@ import {
 import { type NextCall, sayNext } from '../jobs/next.js';
 import { isRecord } from '../lang.js';
 import type { Redactor } from '../secrets.js';
-import { type Api, mayHaveCharged, mayHaveReached } from '../upstream/client.js';
+import type { Api } from '../upstream/client.js';
+import { mayHaveCharged, mayHaveReached } from '../upstream/failure.js';
 import type { AnyTool } from './define-tool.js';
 import type { ToolResult } from './render.js';
 

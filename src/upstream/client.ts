@@ -1,25 +1,19 @@
+/**
+ * The platform client: one undici Agent for the process, three ways to call (`request`, `stream`,
+ * `bytes`), and the transport loop that sends with retries. What goes out is built in
+ * `outgoing.ts`; what a failure means (and whether it may have cost money) in `failure.ts`.
+ */
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { type CredentialKind, type CredentialProvider, howToGet } from '../credentials.js';
-import {
-  AbortedError,
-  ConnectionError,
-  MissingCredentialError,
-  NoPlatformError,
-  type OrbitError,
-  StreamFailedError,
-  StreamIncompleteError,
-  TimeoutError,
-  UpstreamInvalidError,
-  UpstreamTimeoutError,
-} from '../errors.js';
+import type { CredentialProvider } from '../credentials.js';
+import { AbortedError } from '../errors.js';
 import { notePayload } from '../heap.js';
 import { sleep } from '../lang.js';
 import type { Logger } from '../log.js';
 import type { PlatformTrace } from '../otel/types.js';
-import { PLATFORM_WORD } from '../word.js';
 import { type CapturedExchange, tapBody } from './capture.js';
-import { errorFromResponse } from './envelopes.js';
+import { networkFailure, readFailure, statusFailure } from './failure.js';
+import { outgoing, type Platform, type RequestSpec } from './outgoing.js';
 import {
   DEFAULT_RETRY,
   isIdempotent,
@@ -30,44 +24,6 @@ import {
 } from './retry.js';
 import { readSse, type SseBatch, type SseEvent } from './sse.js';
 import { parseJsonReply, validateReply } from './validate.js';
-
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-export type QueryValue = string | number | boolean | undefined | null | readonly string[];
-
-export interface RequestSpec {
-  method: HttpMethod;
-  /** Path under the host, starting with `/` (for example `/api/v1/models`), or an absolute URL of the platform. */
-  path: string;
-  host?: 'base' | 'direct';
-  query?: Record<string, QueryValue>;
-  /** JSON body. */
-  body?: unknown;
-  /**
-   * Body bytes sent exactly as given (JSON unless `headers` names another content-type): a replay
-   * that must match the bytes a quote was made for (spec 1 §7.3). Takes the place of `body`.
-   */
-  rawBody?: Buffer;
-  /** Multipart body (a web FormData). */
-  form?: FormData;
-  headers?: Record<string, string>;
-  /** Which credential to send; defaults to the API key. */
-  credential?: CredentialKind | 'none' | 'optional';
-  /**
-   * An API key goes in `Authorization: Bearer` unless the spec marks the route `x-api-key` (spec 2
-   * §4.2 legacy text, §4.7 tts, §4.8 transcribe, §4.9 video-link transcription) or the platform's
-   * reference documents it so (issue 32: the tts and transcription polls, video status, recover
-   * and extend).
-   */
-  apiKeyHeader?: 'x-api-key';
-  /** Sent as `Idempotency-Key`, which also makes a POST safe to retry. */
-  idempotencyKey?: string;
-  timeoutMs?: number;
-  /**
-   * Keep the exact request body bytes sent and reply bytes received (`captured` on the reply), to
-   * check an enclave's signature over them. Off by default: the normal path copies nothing.
-   */
-  capture?: boolean;
-}
 
 /** Told as a binary reply arrives: bytes so far, and the whole size when the reply declared it. */
 export type OnBytes = (received: number, total: number | undefined) => void;
@@ -119,13 +75,9 @@ export interface Api {
   bytes(spec: RequestSpec & { onBytes?: OnBytes; jsonProgress?: boolean }): Promise<BytesResponse>;
 }
 
-export interface ClientOptions {
-  /** Undefined when no platform is configured: every call then explains how to configure one. */
-  baseUrl: string | undefined;
-  directBaseUrl?: string;
+export interface ClientOptions extends Platform {
   timeoutMs: number;
   retry?: Partial<RetryPolicy>;
-  userAgent: string;
 }
 
 export interface CallScope {
@@ -145,12 +97,6 @@ interface SentBody {
   bytes: Buffer;
 }
 const EMPTY = Buffer.alloc(0);
-
-/**
- * The cookie that carries a signed-in session (spec 1 §5 names no cookie): `<word>_session`, the
- * platform's word like every identifier it names, and what the sandbox reads.
- */
-export const SESSION_COOKIE = `${PLATFORM_WORD}_session`;
 
 /**
  * One undici Agent with keep-alive for the whole process (connections are shared, credentials
@@ -276,10 +222,8 @@ export class HttpClient {
     sent?: SentBody,
   ): Promise<RawResponse> {
     const { agent, request } = await this.load();
-    const url = this.url(spec);
-    const credential = this.credentialFor(spec, scope.credentials);
-    const headers = this.headers(spec, credential?.kind, credential?.value);
-    let body = await encodeBody(spec, headers);
+    const { url, headers, credential, ...encoded } = await outgoing(spec, this.options, scope.credentials);
+    let body = encoded.body;
     if (sent) {
       sent.bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : (body ?? EMPTY);
       body = sent.bytes.length > 0 ? sent.bytes : body;
@@ -311,11 +255,7 @@ export class HttpClient {
         if (res.statusCode < 400) return res;
         const retryAfter = retryAfterMs(res.headers);
         const text = await res.body.text().catch(() => '');
-        failure = errorFromResponse(res.statusCode, safeJson(text), {
-          requestId,
-          retryAfterMs: retryAfter,
-          rawText: text,
-        });
+        failure = statusFailure(res.statusCode, text, { requestId, retryAfterMs: retryAfter });
         if (res.statusCode === 401 && credential) await scope.credentials.rejected(credential);
         outcome = { kind: 'status', status: res.statusCode, retryAfterMs: retryAfter };
       } catch (error) {
@@ -331,164 +271,6 @@ export class HttpClient {
       await sleep(delay, scope.signal);
     }
   }
-
-  private url(spec: RequestSpec): string {
-    const base = this.options.baseUrl;
-    if (base === undefined) {
-      throw new NoPlatformError('No platform is configured, so there is nothing to call.', {
-        fix: 'Set ORBIT_BASE_URL and ORBIT_API_KEY for the real platform, or restart with --sandbox to try everything offline.',
-      });
-    }
-    const host = spec.host === 'direct' ? (this.options.directBaseUrl ?? base) : base;
-    const absolute = /^https?:\/\//.test(spec.path);
-    const written = absolute ? spec.path : `${host}${spec.path}`;
-    const query =
-      spec.query && Object.values(spec.query).some((value) => value != null) ? spec.query : undefined;
-    // Most calls go to a handful of fixed routes on our host: each is parsed and normalised once
-    // (an absolute URL, such as a signed download link, is not kept).
-    if (!query && !absolute) return normalisedUrl(written);
-    const url = new URL(written);
-    for (const [key, value] of Object.entries(query ?? {})) {
-      if (value === undefined || value === null) continue;
-      if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
-      else url.searchParams.set(key, String(value));
-    }
-    return url.toString();
-  }
-
-  private credentialFor(spec: RequestSpec, credentials: CredentialProvider) {
-    const wanted = spec.credential ?? 'api_key';
-    if (wanted === 'none') return undefined;
-    if (wanted === 'optional') return credentials.get('api_key');
-    const credential = credentials.get(wanted);
-    if (!credential) {
-      throw new MissingCredentialError(`This needs ${wanted.replace('_', ' ')}, and none is configured.`, {
-        fix: howToGet(credentials, wanted),
-        details: { credential: wanted },
-      });
-    }
-    return credential;
-  }
-
-  private headers(spec: RequestSpec, kind: CredentialKind | undefined, value: string | undefined) {
-    const headers: Record<string, string> = {
-      'user-agent': this.options.userAgent,
-      accept: 'application/json',
-    };
-    // A bare session value goes in the platform's session cookie; a full `name=value` pair as given.
-    if (kind === 'session' && value)
-      headers.cookie = value.includes('=') ? value : `${SESSION_COOKIE}=${value}`;
-    else if (value && kind === 'api_key' && spec.apiKeyHeader) headers['x-api-key'] = value;
-    else if (value) headers.authorization = `Bearer ${value}`;
-    if (spec.body !== undefined || spec.rawBody !== undefined) headers['content-type'] = 'application/json';
-    if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
-    return { ...headers, ...spec.headers };
-  }
-}
-
-/** Parsed URLs by their written form; bounded, since paths may carry ids (a job, a response). */
-const normalised = new Map<string, string>();
-const NORMALISED_MAX = 256;
-
-function normalisedUrl(written: string): string {
-  let url = normalised.get(written);
-  if (url === undefined) {
-    url = new URL(written).toString();
-    if (normalised.size >= NORMALISED_MAX) normalised.clear();
-    normalised.set(written, url);
-  }
-  return url;
-}
-
-/** Errors that happen before the request reaches the platform: nothing was received, nothing charged. */
-const NOT_REACHED = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-/**
- * False when a failure happened before the request could reach the platform (nothing was received,
- * nothing charged); true when the platform may have received it (a timeout, a dropped connection).
- */
-export function mayHaveReached(error: unknown): boolean {
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  return !(typeof cause?.code === 'string' && NOT_REACHED.has(cause.code));
-}
-
-/**
- * True when a call failed after the platform may have run it, so it may have been charged: a
- * timeout, a connection lost once the request went out, a stream cut or failed after it began, or
- * a reply that came but could not be read. A refusal (4xx), a platform error and anything that
- * happened before sending are not.
- */
-export function mayHaveCharged(error: unknown): boolean {
-  return (
-    error instanceof TimeoutError ||
-    error instanceof UpstreamTimeoutError ||
-    error instanceof StreamIncompleteError ||
-    error instanceof StreamFailedError ||
-    error instanceof UpstreamInvalidError ||
-    (error instanceof ConnectionError && mayHaveReached(error))
-  );
-}
-
-/**
- * What a failed exchange means for the caller. A connection that could not be made is "could not
- * reach"; one that closed after the request went out may have been received (and charged), and a
- * stream cut before its first event is an incomplete stream, not an unreachable platform.
- */
-function networkFailure(
-  error: unknown,
-  context: { timeoutMs: number; baseUrl: string | undefined; streaming: boolean },
-): OrbitError {
-  const code = (error as { code?: string }).code;
-  const reason = code ?? (error as Error).message;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new TimeoutError(`The platform did not answer within ${context.timeoutMs} ms.`, {
-      cause: error,
-      fix: 'Try again, or raise ORBIT_TIMEOUT_MS.',
-    });
-  }
-  if (code !== undefined && NOT_REACHED.has(code)) {
-    return new ConnectionError(`Could not reach the platform at ${context.baseUrl} (${reason}).`, {
-      cause: error,
-      fix: 'Check ORBIT_BASE_URL and the network, then call again.',
-    });
-  }
-  if (context.streaming) {
-    return new StreamIncompleteError(
-      `The connection broke before the platform started the answer (${reason}).`,
-      {
-        cause: error,
-        fix: 'Call again. The platform may have received the request, so a charge may have been recorded.',
-      },
-    );
-  }
-  return new ConnectionError(
-    `The connection closed before the platform replied (${reason}); the request may have been received.`,
-    {
-      cause: error,
-      fix: 'For a paid call, check your recent usage before calling again; otherwise call again.',
-    },
-  );
-}
-
-/** Encodes once, so a retry sends the same bytes; multipart goes through the web Response encoder. */
-async function encodeBody(
-  spec: RequestSpec,
-  headers: Record<string, string>,
-): Promise<string | Buffer | undefined> {
-  if (spec.form) {
-    const encoded = new Response(spec.form);
-    headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
-    return Buffer.from(await encoded.arrayBuffer());
-  }
-  if (spec.rawBody !== undefined) return spec.rawBody;
-  return spec.body === undefined ? undefined : JSON.stringify(spec.body);
 }
 
 /** The whole reply body as bytes, kept with the request bytes sent. */
@@ -530,13 +312,7 @@ async function readBody<T>(
     return body;
   } catch (error) {
     if (signal.aborted) throw new AbortedError();
-    const code = (error as { code?: unknown } | null)?.code;
-    const reason = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
-    throw new ConnectionError(`The connection broke while the reply was being read (${reason}).`, {
-      requestId,
-      cause: error,
-      fix: 'Call again; if it keeps happening, check the network or raise ORBIT_TIMEOUT_MS.',
-    });
+    throw readFailure(error, requestId);
   }
 }
 
@@ -551,12 +327,4 @@ function flatHeaders(headers: RawResponse['headers']): Record<string, string> {
     if (value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

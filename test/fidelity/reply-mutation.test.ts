@@ -11,7 +11,7 @@ import {
   startSandbox,
   SANDBOX_MANAGEMENT_TOKENS as T,
 } from '../../src/sandbox/index.js';
-import { SESSION_COOKIE } from '../../src/upstream/client.js';
+import { SESSION_COOKIE } from '../../src/upstream/outgoing.js';
 import catalog from '../../tools/catalog.json' with { type: 'json' };
 import { forgetDataCatalogs } from '../../tools/data/shared.js';
 import { credentials } from '../helpers/accounts.js';

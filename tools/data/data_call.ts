@@ -4,7 +4,7 @@ import { nextCall } from '../../src/jobs/next.js';
 import { defineTool, LONG_RESULT_CHARS } from '../../src/mcp/define-tool.js';
 import { callAccountless, goesAccountless } from '../../src/payments/accountless.js';
 import { PaymentRequest, paymentText } from '../../src/payments/challenge.js';
-import type { QueryValue } from '../../src/upstream/client.js';
+import type { QueryValue } from '../../src/upstream/outgoing.js';
 import {
   DataOut,
   dataContent,

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { ToolContext } from '../../src/context.js';
 import { explainRefusal } from '../../src/credential-refusal.js';
 import { NumberLike } from '../../src/replies/number.js';
-import type { ApiResponse, RequestSpec } from '../../src/upstream/client.js';
+import type { ApiResponse } from '../../src/upstream/client.js';
+import type { RequestSpec } from '../../src/upstream/outgoing.js';
 
 /**
  * The management API's API-key routes (spec 1 §4.3), by management token. The spec does not show

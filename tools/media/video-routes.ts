@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NotFoundError, UpstreamInvalidError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { NumberLike } from '../../src/replies/number.js';
-import type { RequestSpec } from '../../src/upstream/client.js';
+import type { RequestSpec } from '../../src/upstream/outgoing.js';
 import { download, type FileOut, optionalNumber, receiving, saveBytes } from './shared.js';
 
 /**

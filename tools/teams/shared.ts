@@ -4,7 +4,7 @@ import { explainRefusal } from '../../src/credential-refusal.js';
 import { InputError, PermissionError } from '../../src/errors.js';
 import { NumberLike } from '../../src/replies/number.js';
 import { keepOutOfStore } from '../../src/secrets.js';
-import type { RequestSpec } from '../../src/upstream/client.js';
+import type { RequestSpec } from '../../src/upstream/outgoing.js';
 
 /**
  * The session API of spec 1 §4.6 (teams, members, invitations, user settings): every call goes

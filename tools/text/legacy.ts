@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
+import { safeJson } from '../../src/lang.js';
 import { readReply } from '../../src/replies/read.js';
 import type { Api } from '../../src/upstream/client.js';
 import { textOf } from './conversation.js';
@@ -73,12 +74,4 @@ export async function legacyInto(state: ChatState, api: Api, request: ChatReques
   state.usage = { input_tokens: f.inputTokens, output_tokens: f.outputTokens };
   if (f.cost !== undefined) state.cost = { amount: f.cost, currency: 'USD' };
   return { requestId: res.requestId };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
