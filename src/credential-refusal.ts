@@ -1,5 +1,5 @@
 import { type CredentialKind, HOW_TO_GET } from './credentials.js';
-import { type ApiError, AuthenticationError, type OrbitErrorOptions, PermissionError } from './errors.js';
+import { type ApiError, AuthenticationError, PermissionError, withFix } from './errors.js';
 
 /**
  * The platform's refusal of a credential, said in terms of what to use instead (spec 1 §5): API keys
@@ -31,20 +31,4 @@ function fixFor(error: ApiError, need: { credential: CredentialKind; scope?: str
     return `The teams API and user settings take a signed-in session, never an API key or management token, and this session is missing or has ended. ${HOW_TO_GET.session}`;
   }
   return 'These routes take an inference API key, never a management token (that works only on the management API): check ORBIT_API_KEY, or sign in again with auth_login.';
-}
-
-/** The same error (class, status, request id) with another fix. */
-function withFix(error: ApiError, fix: string): ApiError {
-  const Kind = error.constructor as new (message: string, options: OrbitErrorOptions) => ApiError;
-  return new Kind(error.message, {
-    status: error.status,
-    requestId: error.requestId,
-    upstreamCode: error.upstreamCode,
-    upstreamType: error.upstreamType,
-    param: error.param,
-    retryAfterMs: error.retryAfterMs,
-    details: error.details,
-    cause: error,
-    fix,
-  });
 }

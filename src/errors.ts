@@ -131,6 +131,22 @@ export class SignInFailedError extends OrbitError {
 export class ApiError extends OrbitError {
   readonly code: ErrorCode = 'api_error';
 }
+/** The same error (class, status, request id, what the platform said) with another fix. */
+export function withFix(error: ApiError, fix: string): ApiError {
+  const Kind = error.constructor as new (message: string, options: OrbitErrorOptions) => ApiError;
+  return new Kind(error.message, {
+    status: error.status,
+    requestId: error.requestId,
+    upstreamCode: error.upstreamCode,
+    upstreamType: error.upstreamType,
+    param: error.param,
+    retryAfterMs: error.retryAfterMs,
+    details: error.details,
+    cause: error,
+    fix,
+  });
+}
+
 export class BadRequestError extends ApiError {
   override readonly code = 'bad_request';
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, BadRequestError, type OrbitErrorOptions } from '../../src/errors.js';
+import { ApiError, BadRequestError, withFix } from '../../src/errors.js';
 import { mb } from '../../src/files/files.js';
 import type { ExtraContent, ToolContext } from '../../src/mcp/define-tool.js';
 import { readReply } from '../../src/replies/read.js';
@@ -183,19 +183,4 @@ export async function explainFailure(ctx: ToolContext, error: unknown, entry: Da
   if (!(error instanceof BadRequestError) || entry.methods.includes('GET')) return error;
   const described = await describeEntry(ctx, entry).catch(() => undefined);
   return described?.summary ? withFix(error, `Fix the input. ${described.summary}`) : error;
-}
-
-function withFix(error: ApiError, fix: string): ApiError {
-  const Kind = error.constructor as new (message: string, options: OrbitErrorOptions) => ApiError;
-  return new Kind(error.message, {
-    status: error.status,
-    requestId: error.requestId,
-    upstreamCode: error.upstreamCode,
-    upstreamType: error.upstreamType,
-    param: error.param,
-    retryAfterMs: error.retryAfterMs,
-    details: error.details,
-    fix,
-    cause: error,
-  });
 }
