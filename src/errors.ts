@@ -4,7 +4,7 @@
  * code, and every error carries a `fix` (one sentence: what to do next) and, where there was a
  * reply, the platform's request id.
  */
-import type { NextCall } from './jobs/next.js';
+import type { NextCall } from './next-call.js';
 
 export type ErrorCode =
   // The caller's side: arguments, credentials, configuration.

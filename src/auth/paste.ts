@@ -1,5 +1,5 @@
 import { SignInRequiredError } from '../errors.js';
-import { nextCall } from '../jobs/next.js';
+import { nextCall } from '../next-call.js';
 import type { CallbackParams } from './loopback.js';
 
 /**

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { NextCall } from '../next-call.js';
 import { MemoryStore } from '../store/memory.js';
 import { type Store, storeKey } from '../store/store.js';
 import { type Tenant, tenantNow } from '../tenant.js';
-import { NextCall } from './next.js';
 
 /**
  * Last known state of every long job started or looked at, for `orbit://jobs/{id}` and for

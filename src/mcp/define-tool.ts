@@ -4,7 +4,7 @@ import type { Toolset } from '../config.js';
 import type { ToolContext } from '../context.js';
 import type { CredentialKind } from '../credentials.js';
 import type { MediaContent } from '../files/content.js';
-import type { NextCall } from '../jobs/next.js';
+import type { NextCall } from '../next-call.js';
 import type { ViewName } from './apps.js';
 
 export type { Files, LocalFile, Progress, SavedFile, Target, ToolContext } from '../context.js';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { InternalError, isOrbitError, type OrbitError, OutputInvalidError } from '../errors.js';
 import { type MediaContent, mediaContent } from '../files/content.js';
 import type { Files } from '../files/files.js';
-import { sayNext } from '../jobs/next.js';
+import { sayNext } from '../next-call.js';
 import type { Redactor } from '../secrets.js';
 import { cleanFields, fence, UNTRUSTED_META } from '../untrusted.js';
 import type { AnyTool } from './define-tool.js';

@@ -9,8 +9,8 @@ import {
   OutputInvalidError,
   UpstreamInvalidError,
 } from '../errors.js';
-import { type NextCall, sayNext } from '../jobs/next.js';
 import { isRecord } from '../lang.js';
+import { type NextCall, sayNext } from '../next-call.js';
 import type { Redactor } from '../secrets.js';
 import type { Api } from '../upstream/client.js';
 import { mayHaveCharged, mayHaveReached } from '../upstream/failure.js';

@@ -1,8 +1,8 @@
 import { defaultConfigDir } from '../auth/store.js';
 import type { Files } from '../files/files.js';
-import { type NextCall, nextCall } from '../jobs/next.js';
 import type { Jobs } from '../jobs/store.js';
 import type { Logger } from '../log.js';
+import { type NextCall, nextCall } from '../next-call.js';
 import type { Api } from '../upstream/client.js';
 import { QuoteFile, StoredQuote } from './quote-file.js';
 

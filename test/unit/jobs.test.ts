@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AbortedError, RateLimitError, ServerError } from '../../src/errors.js';
-import { runNext } from '../../src/jobs/next.js';
 import { JobStore } from '../../src/jobs/store.js';
 import { type Step, waitForJob } from '../../src/jobs/wait.js';
+import { runNext } from '../../src/next-call.js';
 
 const progress = () => {
   const lines: { message: string; fraction?: number }[] = [];

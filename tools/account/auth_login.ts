@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { nextCall } from '../../src/next-call.js';
 
 /**
  * Needs an API key, so the server's sign-in step runs before it whenever none is configured

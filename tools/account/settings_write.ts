@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
-import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { nextCall } from '../../src/next-call.js';
 import { sessionCall, teamRef } from '../teams/shared.js';
 
 const write = { nature: 'write', credential: 'session', idempotent: true } as const;

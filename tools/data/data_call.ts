@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
-import { nextCall } from '../../src/jobs/next.js';
 import { defineTool, LONG_RESULT_CHARS } from '../../src/mcp/define-tool.js';
+import { nextCall } from '../../src/next-call.js';
 import { callAccountless, goesAccountless } from '../../src/payments/accountless.js';
 import { PaymentRequest, paymentText } from '../../src/payments/challenge.js';
 import type { QueryValue } from '../../src/upstream/outgoing.js';

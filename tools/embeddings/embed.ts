@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { InputError, REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
 import { float32Npy } from '../../src/files/npy.js';
-import { nextCall } from '../../src/jobs/next.js';
 import { defineTool, type SavedFile, type ToolContext } from '../../src/mcp/define-tool.js';
+import { nextCall } from '../../src/next-call.js';
 import { leftOutNote } from '../../src/replies/usable-list.js';
 import { readPricing } from '../../src/upstream/pricing.js';
 import {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { followJob, jobDone } from '../../src/jobs/follow.js';
-import { nextCall, sayNext } from '../../src/jobs/next.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
+import { nextCall, sayNext } from '../../src/next-call.js';
 import { getExperiment, nextRead, RunOut, runResult } from './experiment.js';
 import { evalPrice } from './price.js';
 import { EVALS, Experiment, TERMINAL } from './replies.js';

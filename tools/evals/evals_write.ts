@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
-import { nextCall } from '../../src/jobs/next.js';
 import { defineTool, type OperationSpec, type ToolContext } from '../../src/mcp/define-tool.js';
+import { nextCall } from '../../src/next-call.js';
 import type { HttpMethod } from '../../src/upstream/outgoing.js';
 import { Dataset, DatasetVersion, Deleted, Project, Scorer } from './replies.js';
 import { Rows, readRows } from './rows.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { type NextCall, nextCall, sayNext } from '../../src/jobs/next.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { type NextCall, nextCall, sayNext } from '../../src/next-call.js';
 import { EVALS, Experiment, TERMINAL } from './replies.js';
 import { outputItems, progressLine, Summary, summarize } from './summary.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { confirmAction } from '../../src/confirm-action.js';
 import { InputError } from '../../src/errors.js';
-import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { nextCall } from '../../src/next-call.js';
 import { createKey } from './create.js';
 import { KeyRecord, keyLine, keysPath, managementCall } from './shared.js';
 

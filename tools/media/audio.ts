@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { REPORT_UPSTREAM, UpstreamInvalidError } from '../../src/errors.js';
 import { followJob, jobDone, jobFailed } from '../../src/jobs/follow.js';
-import { runNext, sayNext } from '../../src/jobs/next.js';
 import type { Step } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { runNext, sayNext } from '../../src/next-call.js';
 import { NumberLike } from '../../src/replies/number.js';
 import { costFromHeaders } from '../../src/upstream/pricing.js';
 import { parseJsonReply, validateReply } from '../../src/upstream/validate.js';

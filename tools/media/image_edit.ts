@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS, type MediaInput, readMediaInput } from '../../src/files/input.js';
-import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { nextCall } from '../../src/next-call.js';
 import { ImageReply, ImagesOut, imagesText, saveImages } from './images.js';
 import { filesContent } from './shared.js';
 

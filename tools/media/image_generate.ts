@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { LIMITS, readMediaInput } from '../../src/files/input.js';
-import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { nextCall } from '../../src/next-call.js';
 import { imagePrice } from './image-price.js';
 import { checkParameters, ImagesOut, imageModel, imagesText, postImages, saveImages } from './images.js';
 import { filesContent } from './shared.js';

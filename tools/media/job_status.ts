@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { MaxWait } from '../../src/jobs/follow.js';
-import { sayNext } from '../../src/jobs/next.js';
 import { defineTool, LONG_RESULT_CHARS } from '../../src/mcp/define-tool.js';
+import { sayNext } from '../../src/next-call.js';
 import { answerText } from '../text/reply.js';
 import { awaitResponse, RESPONSE_KIND } from '../text/stored.js';
 import { audioText, awaitSpeech } from './audio.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MaxWait } from '../../src/jobs/follow.js';
-import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { nextCall } from '../../src/next-call.js';
 import { AudioOut, audioText, settleAudio } from './audio.js';
 import { filesContent, receiving } from './shared.js';
 

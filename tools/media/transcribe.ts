@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { InputError, routeMissing } from '../../src/errors.js';
 import { LIMITS, type MediaInput, readMediaInput } from '../../src/files/input.js';
 import { MaxWait } from '../../src/jobs/follow.js';
-import { nextCall } from '../../src/jobs/next.js';
 import { defineTool, LONG_RESULT_CHARS, type ToolContext } from '../../src/mcp/define-tool.js';
+import { nextCall } from '../../src/next-call.js';
 import { filesContent } from './shared.js';
 import {
   awaitTranscript,

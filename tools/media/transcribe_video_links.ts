@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { nextCall } from '../../src/jobs/next.js';
 import { defineTool, LONG_RESULT_CHARS } from '../../src/mcp/define-tool.js';
+import { nextCall } from '../../src/next-call.js';
 import { NumberLike } from '../../src/replies/number.js';
 import { usableList } from '../../src/replies/usable-list.js';
 import { FileFields, filesContent, saveBytes } from './shared.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { followJob, jobDone, jobFailed } from '../../src/jobs/follow.js';
-import { runNext, sayNext } from '../../src/jobs/next.js';
 import type { Step } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { runNext, sayNext } from '../../src/next-call.js';
 import { NumberLike } from '../../src/replies/number.js';
 import { readReply } from '../../src/replies/read.js';
 import { leftOutNote, usableList } from '../../src/replies/usable-list.js';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { UpstreamInvalidError } from '../../src/errors.js';
 import { followJob, jobDone, jobFailed } from '../../src/jobs/follow.js';
-import { runNext, sayNext } from '../../src/jobs/next.js';
 import { type Step, seconds } from '../../src/jobs/wait.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
+import { runNext, sayNext } from '../../src/next-call.js';
 import { FileFields, whereSaved } from './shared.js';
 import {
   type Accepted,

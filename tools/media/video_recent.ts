@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { runNext } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { runNext } from '../../src/next-call.js';
 import { leftOutNote, usableList } from '../../src/replies/usable-list.js';
 
 /** The recover route's reply is not specified; the usual container and id keys are accepted. */

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ConflictError, InputError } from '../../src/errors.js';
-import { sayNext } from '../../src/jobs/next.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
+import { sayNext } from '../../src/next-call.js';
 import { replay, withNewQuote } from '../../src/payments/accountless.js';
 import { GRACE_MS } from '../../src/payments/quote-file.js';
 import { nextFor, quotesFor, type StoredQuote } from '../../src/payments/quotes.js';

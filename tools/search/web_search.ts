@@ -1,5 +1,5 @@
-import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { nextCall } from '../../src/next-call.js';
 import { callAccountless, goesAccountless } from '../../src/payments/accountless.js';
 import {
   ACCOUNTLESS_SEARCH_PATH,

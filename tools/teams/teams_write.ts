@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { confirmAction } from '../../src/confirm-action.js';
 import { InputError, PermissionError } from '../../src/errors.js';
-import { nextCall } from '../../src/jobs/next.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
+import { nextCall } from '../../src/next-call.js';
 import { invite, revokeInvitation } from './invitations.js';
 import { removeMember, updateMember } from './members.js';
 import {

@@ -1,6 +1,6 @@
 import { NotFoundError, routeMissing, UpstreamInvalidError } from '../../src/errors.js';
-import { nextCall } from '../../src/jobs/next.js';
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.js';
+import { nextCall } from '../../src/next-call.js';
 import { isEnclaveModel } from '../../src/tee/index.js';
 import { keepExchange, verifyReply } from '../verify/verify-reply.js';
 import { LEGACY_PATH, legacyInto } from './legacy.js';

@@ -9,10 +9,10 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { NextCall } from '../../../jobs/next.js';
 import type { JobPatch } from '../../../jobs/store.js';
 import { isRecord } from '../../../lang.js';
 import type { Logger } from '../../../log.js';
+import { NextCall } from '../../../next-call.js';
 import { type Store, storeKey } from '../../../store/store.js';
 import type { EventHooks, StoredEvent } from './event-store-shared.js';
 

@@ -6,8 +6,8 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import { InterruptedError } from '../../../errors.js';
-import type { NextCall } from '../../../jobs/next.js';
 import type { Logger } from '../../../log.js';
+import type { NextCall } from '../../../next-call.js';
 import { createRedactor } from '../../../secrets.js';
 import { renderError } from '../../render.js';
 import type { CallRecord, CallTracker } from './calls.js';
