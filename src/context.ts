@@ -8,10 +8,12 @@ import type { CredentialProvider } from './credentials.js';
 import type { Files } from './files/files.js';
 import type { Jobs } from './jobs/store.js';
 import type { Logger } from './log.js';
+import type { Progress } from './progress.js';
 import type { Api } from './upstream/client.js';
 import type { IdempotencyKeys } from './upstream/idempotency.js';
 
 export type { Files, LocalFile, SavedFile } from './files/files.js';
+export type { Progress } from './progress.js';
 
 /** Which platform the server talks to; `none` until a base URL is set. */
 export type Target =
@@ -38,12 +40,4 @@ export interface ToolContext {
    * happen. `unsupported` when the client cannot ask; the tool then needs its own `confirm` argument.
    */
   confirm(message: string): Promise<'accepted' | 'declined' | 'unsupported'>;
-}
-
-/** Reports progress to the client; a no-op unless the caller sent a progress token. */
-export interface Progress {
-  /** A readable message; `fraction` in [0,1] when the share done is known. Never goes backwards. */
-  report(message: string, fraction?: number): void;
-  /** Drops a report still waiting out the throttle, when the result is about to say it all. */
-  discard?(): void;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Progress } from '../context.js';
 import { JobFailedError, type OrbitErrorOptions } from '../errors.js';
 import type { NextCall } from '../next-call.js';
+import type { Progress } from '../progress.js';
 import type { JobPatch, Jobs } from './store.js';
 import { type PollInterval, type Step, type WaitOutcome, waitForJob } from './wait.js';
 

@@ -1,4 +1,3 @@
-import type { Progress } from '../context.js';
 import {
   AbortedError,
   ConnectionError,
@@ -8,6 +7,7 @@ import {
   UpstreamTimeoutError,
 } from '../errors.js';
 import { sleep } from '../lang.js';
+import type { Progress } from '../progress.js';
 
 const CANCELLED_WAITING = 'Cancelled while waiting; the job itself may still run.';
 

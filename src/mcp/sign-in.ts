@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
-import type { Progress } from '../context.js';
 import type { SignInPrompt } from '../credentials.js';
+import type { Progress } from '../progress.js';
 import { type Asker, inputRequired } from './input.js';
 
 /** How this request can reach the person: its era, and whether its client shows URL elicitation. */
