@@ -160,7 +160,7 @@ export const perSecond = (limit: RateLimit) => limit.count / UNIT_SECONDS[limit.
  * `<count>/<s|m|h>[:<burst>]` (`key=50/s:200`); a scope not named keeps its default, a burst not
  * given is 4 s of the rate (at least 1).
  */
-export function parseRateLimits(value: string): RateLimits | string {
+function parseRateLimits(value: string): RateLimits | string {
   const text = value.trim().toLowerCase();
   if (text === 'off') return {};
   const limits: RateLimits = { ...DEFAULT_RATE_LIMITS };
@@ -349,15 +349,4 @@ export function loadConfig(
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   return parsed.data;
-}
-
-/** Which setting came from where, for auth_status and error messages (never values). */
-export function configSource(
-  key: keyof ConfigInput,
-  flags: Partial<Record<keyof ConfigInput, unknown>>,
-  env: NodeJS.ProcessEnv = process.env,
-): 'flag' | 'env' | undefined {
-  if (flags[key] !== undefined) return 'flag';
-  const value = env[ENV_NAMES[key]];
-  return value !== undefined && value !== '' ? 'env' : undefined;
 }

@@ -12,7 +12,7 @@ import type { Progress } from './progress.js';
 import type { Api } from './upstream/client.js';
 import type { IdempotencyKeys } from './upstream/idempotency.js';
 
-export type { Files, LocalFile, SavedFile } from './files/files.js';
+export type { SavedFile } from './files/files.js';
 export type { Progress } from './progress.js';
 
 /** Which platform the server talks to; `none` until a base URL is set. */

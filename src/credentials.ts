@@ -2,7 +2,7 @@ import { PLATFORM_WORD } from './word.js';
 
 /** The three kinds of credential of DESIGN.md and where each came from. Values never leave here in results. */
 export type CredentialKind = 'api_key' | 'management_token' | 'session';
-export type CredentialSource = 'flag' | 'env' | 'store' | 'request' | 'sandbox';
+type CredentialSource = 'flag' | 'env' | 'store' | 'request' | 'sandbox';
 
 export interface Credential {
   kind: CredentialKind;

@@ -20,8 +20,8 @@ const INVISIBLE = /[\u{E0000}-\u{E007F}\u202A-\u202E\u2066-\u2069\u200B-\u200F\u
 export const UNTRUSTED_META = `${PLATFORM_WORD}/untrusted`;
 
 const FENCE_NAME = 'untrusted-web-content';
-export const FENCE_OPEN = `<${FENCE_NAME}>`;
-export const FENCE_CLOSE = `</${FENCE_NAME}>`;
+const FENCE_OPEN = `<${FENCE_NAME}>`;
+const FENCE_CLOSE = `</${FENCE_NAME}>`;
 /** Any spelling of the fence's name inside the content loses its hyphens, so no tag can close the fence. */
 const FENCE_NAME_ANY_CASE = new RegExp(FENCE_NAME, 'gi');
 
@@ -35,7 +35,7 @@ export function cleanText(text: string): string {
  * The value with every string in it cleaned, object keys too: a copy where anything changed, the
  * input never modified.
  */
-export function cleanValue<T>(value: T): T {
+function cleanValue<T>(value: T): T {
   return clean(value) as T;
 }
 

@@ -12,7 +12,7 @@ import { StoredCredentials } from './stored.js';
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 /** The credentials given in the environment (flags never carry secrets). */
-export function explicitCredentials(config: Config): Credential[] {
+function explicitCredentials(config: Config): Credential[] {
   const found: Credential[] = [];
   if (config.apiKey) found.push({ kind: 'api_key', value: config.apiKey, source: 'env' });
   if (config.managementToken)

@@ -1,9 +1,9 @@
 import { parseBoolean } from '../config.js';
 import { ENV_PREFIX } from '../word.js';
 
-export const NO_BROWSER_ENV = `${ENV_PREFIX}NO_BROWSER`;
+const NO_BROWSER_ENV = `${ENV_PREFIX}NO_BROWSER`;
 /** On: the browser is on another machine, so sign-in ends by pasting its address back; off: it is here. */
-export const SIGN_IN_PASTE_ENV = `${ENV_PREFIX}SIGN_IN_PASTE`;
+const SIGN_IN_PASTE_ENV = `${ENV_PREFIX}SIGN_IN_PASTE`;
 
 /**
  * Whether a browser can be opened for the person at this machine: not in CI, not when switched

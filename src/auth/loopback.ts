@@ -144,6 +144,6 @@ function page(res: ServerResponse, status: number, title: string, message: strin
   res.end(html);
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -12,7 +12,7 @@ import { challengeFor, createState, createVerifier } from './pkce.js';
  * `fetch` with no retries rather than the API client.
  */
 
-export const SHORTCUT_SCOPE = 'models.read api.use';
+const SHORTCUT_SCOPE = 'models.read api.use';
 const HTTP_TIMEOUT_MS = 15_000;
 
 export interface ShortcutEndpoints {
@@ -31,7 +31,7 @@ export type ShortcutResult =
     };
 
 /** What became of an address the person pasted: refused (the flow goes on), or the flow's outcome. */
-export type PasteOutcome = { accepted: true; result: ShortcutResult } | { accepted: false; reason: string };
+type PasteOutcome = { accepted: true; result: ShortcutResult } | { accepted: false; reason: string };
 
 export interface ShortcutFlow {
   /** The sign-in link: the platform's consent page for this flow. Holds no secret. */

@@ -13,7 +13,7 @@ import { ENV_PREFIX } from '../word.js';
  * this module except through `get`.
  */
 
-export const CONFIG_DIR_ENV = `${ENV_PREFIX}CONFIG_DIR`;
+const CONFIG_DIR_ENV = `${ENV_PREFIX}CONFIG_DIR`;
 const FILE_NAME = 'credentials.json';
 
 const Entry = z.object({

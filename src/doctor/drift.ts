@@ -35,7 +35,7 @@ export function driftsOf(error: z.ZodError, data: unknown, at: readonly Property
     });
 }
 
-export function describe(value: unknown): string {
+function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return `array(${value.length})`;

@@ -91,7 +91,7 @@ export type Verdict = 'ok' | 'drift' | 'not_checked';
 export const EXIT_CODES: Record<Verdict, number> = { ok: 0, drift: 1, not_checked: 2 };
 
 /** The routes that could not be checked, given the credentials the person asked doctor to use. */
-export function notChecked(outcomes: readonly Outcome[], required: ReadonlySet<CredentialKind>): Outcome[] {
+function notChecked(outcomes: readonly Outcome[], required: ReadonlySet<CredentialKind>): Outcome[] {
   return outcomes.filter(
     (o) =>
       o.status === 'unreachable' ||

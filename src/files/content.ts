@@ -3,8 +3,8 @@ import { notePayload } from '../heap.js';
 import type { Files } from './files.js';
 
 /** Inline media caps: a result never floods the context; bigger files travel as links. */
-export const INLINE_MAX_BYTES = 768 * 1024;
-export const INLINE_TOTAL_BYTES = 1536 * 1024;
+const INLINE_MAX_BYTES = 768 * 1024;
+const INLINE_TOTAL_BYTES = 1536 * 1024;
 
 /** Content sent beside structuredContent. */
 export type MediaContent =

@@ -16,7 +16,7 @@ import { mediaTypeOf } from './types.js';
 export type Trust = 'local' | 'remote';
 
 /** A local input: from a path inside the allowed folders, or one of the caller's own media ids. */
-export interface LocalFile {
+interface LocalFile {
   name: string;
   data: Buffer;
   mimeType: string;

@@ -34,7 +34,7 @@ export interface SharedMediaLimits {
   ttlMs: number;
 }
 
-export const DEFAULT_SHARED_MEDIA_LIMITS: SharedMediaLimits = {
+const DEFAULT_SHARED_MEDIA_LIMITS: SharedMediaLimits = {
   maxFileBytes: 8 * 1_048_576,
   perTenant: 500,
   bytesPerTenant: 256 * 1_048_576,

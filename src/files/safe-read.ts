@@ -2,7 +2,7 @@ import { constants, type Stats } from 'node:fs';
 import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
 import { isInside } from './root-paths.js';
 
-export type ReadRefusal =
+type ReadRefusal =
   | { reason: 'missing' }
   | { reason: 'not_a_file' }
   | { reason: 'outside' }

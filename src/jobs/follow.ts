@@ -26,7 +26,7 @@ export interface JobScope {
   signal: AbortSignal;
 }
 
-export function waitBudgetMs(maxWaitS: number): number {
+function waitBudgetMs(maxWaitS: number): number {
   return Math.min(Math.max(0, maxWaitS), MAX_WAIT_S) * 1000;
 }
 

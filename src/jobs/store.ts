@@ -79,7 +79,7 @@ export interface JobLimits {
   ttlMs: number;
 }
 
-export const DEFAULT_JOB_LIMITS: JobLimits = { perTenant: 500, total: 5_000, ttlMs: 7 * 24 * 3_600_000 };
+const DEFAULT_JOB_LIMITS: JobLimits = { perTenant: 500, total: 5_000, ttlMs: 7 * 24 * 3_600_000 };
 
 export interface JobStoreOptions {
   store?: Store;

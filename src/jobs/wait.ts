@@ -34,7 +34,7 @@ export type Step<T> =
       retryAfterMs?: number;
     };
 
-export type Pending = Extract<Step<unknown>, { done: false }>;
+type Pending = Extract<Step<unknown>, { done: false }>;
 
 export interface PollInterval {
   initialMs: number;
@@ -43,7 +43,7 @@ export interface PollInterval {
 }
 
 /** Without a server hint: 1 s, growing by half each time up to 5 s (the spec suggests 5 s). */
-export const DEFAULT_INTERVAL: PollInterval = { initialMs: 1_000, maxMs: 5_000, factor: 1.5 };
+const DEFAULT_INTERVAL: PollInterval = { initialMs: 1_000, maxMs: 5_000, factor: 1.5 };
 /** Hints are obeyed, within sane bounds. */
 const MIN_HINT_MS = 10;
 const MAX_HINT_MS = 60_000;
@@ -142,7 +142,7 @@ export function seconds(ms: number): string {
 const handBack = new AbortController();
 
 /** Aborted once the process hands its jobs back. */
-export const handBackSignal: AbortSignal = handBack.signal;
+const handBackSignal: AbortSignal = handBack.signal;
 
 export function handBackJobs(): void {
   handBack.abort();

@@ -11,7 +11,7 @@ import { URI_SCHEME } from '../word.js';
  * MCP Apps (the `io.modelcontextprotocol/ui` extension): a tool names an HTML view in
  * `_meta.ui.resourceUri`, and a host that renders views shows it beside the result.
  */
-export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
+const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 
 /** The views this server ships, one `views/<name>.ts` each, built into `dist/views/<name>.html`. */

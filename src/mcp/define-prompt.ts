@@ -10,7 +10,7 @@ import type { Api } from '../upstream/client.js';
 export type PromptArguments = z.ZodObject<Record<string, z.ZodType<unknown, string | undefined>>>;
 
 /** One message of a rendered prompt; the dispatcher sends it as text content. */
-export interface PromptText {
+interface PromptText {
   role: 'user' | 'assistant';
   text: string;
 }

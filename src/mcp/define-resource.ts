@@ -21,7 +21,7 @@ export interface ResourceDefinition {
   read(params: Record<string, string>, ctx: ToolContext): Promise<ResourceBody>;
 }
 
-export type ResourceBody = ({ text: string } | { blob: string }) & {
+type ResourceBody = ({ text: string } | { blob: string }) & {
   mimeType?: string;
   _meta?: Record<string, unknown>;
 };

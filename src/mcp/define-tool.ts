@@ -7,7 +7,7 @@ import type { MediaContent } from '../files/content.js';
 import type { NextCall } from '../next-call.js';
 import type { ViewName } from './apps.js';
 
-export type { Files, LocalFile, Progress, SavedFile, Target, ToolContext } from '../context.js';
+export type { Progress, SavedFile, Target, ToolContext } from '../context.js';
 
 /**
  * What one kind of call does to the world. `read` changes nothing and costs nothing; `spend` costs

@@ -5,7 +5,7 @@ import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from '@model
  * One stdio message may hold inline media: the spec takes image references up to 30 MB, which is
  * 40 MB as base64, so the bound sits above that.
  */
-export const MAX_STDIO_MESSAGE_BYTES = 64 * 1_048_576;
+const MAX_STDIO_MESSAGE_BYTES = 64 * 1_048_576;
 
 /** Bytes kept of an oversized line's start and end, to find the request id it carried. */
 const EDGE_BYTES = 512;

@@ -22,11 +22,11 @@ import { fieldsWithText, UNTRUSTED_META } from '../untrusted.js';
 import { PLATFORM_WORD } from '../word.js';
 import type { ToolResult } from './render.js';
 
-export const PAYMENT_META = 'x402/payment';
-export const PAYMENT_RESPONSE_META = 'x402/payment-response';
-export const COMPLETE_TOOL = 'x402_complete';
+const PAYMENT_META = 'x402/payment';
+const PAYMENT_RESPONSE_META = 'x402/payment-response';
+const COMPLETE_TOOL = 'x402_complete';
 /** Beside the result when the settlement is not known (the binding's SettlementResponse is left out). */
-export const SETTLEMENT_META = `${PLATFORM_WORD}/settlement`;
+const SETTLEMENT_META = `${PLATFORM_WORD}/settlement`;
 const UNCONFIRMED =
   'Settlement not confirmed: the platform accepted the payment and ran the call, but its reply carried no readable X-PAYMENT-RESPONSE (no transaction). Check the wallet for the transaction before paying again.';
 

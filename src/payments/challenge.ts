@@ -79,7 +79,7 @@ function unusableRail(rail: Rail): string | undefined {
 }
 
 /** The challenge with its payable rails; undefined-free errors name the field that broke it. */
-export function readChallenge(body: unknown): { challenge?: Challenge; problem?: string } {
+function readChallenge(body: unknown): { challenge?: Challenge; problem?: string } {
   const parsed = readReply(RawChallenge, body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -123,7 +123,7 @@ export function challengeOf(
 }
 
 /** One accepted rail as a person needs it: where to pay, how much, and how to finish. */
-export const PaymentRail = z.object({
+const PaymentRail = z.object({
   scheme: z.string(),
   kind: z.enum(['polling', 'lightning', 'exact']),
   network: z.string().optional(),

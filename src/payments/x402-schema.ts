@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** The x402 v2 shapes this server writes (coinbase/x402 specs/x402-specification-v2.md). */
 export const X402_VERSION = 2;
 
-export const PaymentRequirements = z.looseObject({
+const PaymentRequirements = z.looseObject({
   scheme: z.string(),
   network: z.string(),
   amount: z.string(),
@@ -12,7 +12,6 @@ export const PaymentRequirements = z.looseObject({
   maxTimeoutSeconds: z.number(),
   extra: z.record(z.string(), z.unknown()).optional(),
 });
-export type PaymentRequirements = z.infer<typeof PaymentRequirements>;
 
 export const PaymentRequired = z.object({
   x402Version: z.number(),

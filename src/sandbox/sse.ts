@@ -12,7 +12,7 @@ export interface SseFrame {
   data: unknown;
 }
 
-export interface StreamError {
+interface StreamError {
   status: number;
   message: string;
   code: string;
@@ -24,7 +24,7 @@ export interface SseOptions {
   headers?: Record<string, string>;
 }
 
-export function formatFrame(frame: SseFrame): string {
+function formatFrame(frame: SseFrame): string {
   const data = typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data);
   return `${frame.event ? `event: ${frame.event}\n` : ''}data: ${data}\n\n`;
 }

@@ -117,7 +117,7 @@ export interface OriginalRequest {
  * Set only by the sandbox itself on internal requests (`app.fetch(request, env)`), never from a
  * client's bytes: the data API's forwarding and the x402 completion replay.
  */
-export interface InternalBindings {
+interface InternalBindings {
   /** The client's request that the data API forwarded to this direct route. */
   forwardedFrom?: OriginalRequest;
   /** The paid quote this replay settles (x402 `completeUrl`). */

@@ -32,7 +32,7 @@ import {
  * the sandbox itself from `completeUrl` (polling rails). A failed replay gets a clear error code and
  * a fresh quote for the request it carried.
  */
-export type X402Payer = { kind: 'x402'; paymentId: string; rail: Rail };
+type X402Payer = { kind: 'x402'; paymentId: string; rail: Rail };
 export type Payer = { kind: 'key'; record: KeyRecord } | X402Payer;
 
 class PaymentProblem {

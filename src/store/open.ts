@@ -16,7 +16,7 @@ export function storeUrlProblem(url: string): string | undefined {
 }
 
 /** The URL as it may be shown: without a password. */
-export function shownStoreUrl(url: string): string {
+function shownStoreUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';

@@ -142,7 +142,7 @@ export interface IndexBounds {
 }
 
 /** Every key this server writes starts with this, so a store can be shared with other programs. */
-export const KEY_PREFIX = 'orbit-mcp:v1';
+const KEY_PREFIX = 'orbit-mcp:v1';
 
 /**
  * A namespaced key: `orbit-mcp:v1:<area>:<part>:<part>`. Parts are tenant fingerprints, session

@@ -2,7 +2,7 @@
  * What a verification says about each thing it looked at. A check that needs a vendor's online
  * service is `not_checked`, with the reason, never silently left out or reported as passed.
  */
-export type CheckStatus = 'passed' | 'failed' | 'not_checked';
+type CheckStatus = 'passed' | 'failed' | 'not_checked';
 
 export type CheckId =
   // attestation reply

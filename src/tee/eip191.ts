@@ -13,7 +13,7 @@ export function personalMessageHash(message: string | Uint8Array): Uint8Array {
 }
 
 /** The Ethereum address of an uncompressed secp256k1 public key: the last 20 bytes of its keccak. */
-export function addressOfPublicKey(publicKey: Uint8Array): string {
+function addressOfPublicKey(publicKey: Uint8Array): string {
   const point = secp256k1.Point.fromBytes(publicKey).toBytes(false);
   return toChecksumAddress(toHex(keccak_256(point.subarray(1)).subarray(12)));
 }

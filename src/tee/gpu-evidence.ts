@@ -17,7 +17,7 @@ const GpuPayloadSchema = z.object({
     .min(1),
 });
 
-export interface GpuEvidence {
+interface GpuEvidence {
   arch: string | undefined;
   report: Uint8Array;
   certificateChainPem: string;

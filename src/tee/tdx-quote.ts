@@ -15,16 +15,16 @@ import { ByteReader, TeeFormatError } from './bytes.js';
  *       QE report (384, an SGX enclave report body) | QE report signature (64)
  *       | QE auth data: size u16, bytes | certification data: type u16 = 5 (PCK chain, PEM), size u32
  */
-export const TEE_TYPE_TDX = 0x81;
-export const ATTESTATION_KEY_ECDSA_P256 = 2;
-export const CERT_DATA_QE_REPORT = 6;
+const TEE_TYPE_TDX = 0x81;
+const ATTESTATION_KEY_ECDSA_P256 = 2;
+const CERT_DATA_QE_REPORT = 6;
 export const CERT_DATA_PCK_CHAIN = 5;
 const HEADER_BYTES = 48;
 const TD_REPORT10_BYTES = 584;
 const TD_REPORT15_BYTES = 648;
 const QE_REPORT_BYTES = 384;
 
-export interface QuoteHeader {
+interface QuoteHeader {
   version: number;
   attestationKeyType: number;
   teeType: number;
@@ -35,7 +35,7 @@ export interface QuoteHeader {
 }
 
 /** The TD report body: the TD's measurements and the 64 bytes of report data it chose. */
-export interface TdReport {
+interface TdReport {
   /** `TDX 1.0` (v4, or v5 body type 2) or `TDX 1.5` (v5 body type 3). */
   kind: 'TDX 1.0' | 'TDX 1.5';
   teeTcbSvn: Uint8Array;
@@ -56,7 +56,7 @@ export interface TdReport {
 }
 
 /** The Quoting Enclave's own SGX report, signed by the platform's PCK key. */
-export interface QeReport {
+interface QeReport {
   raw: Uint8Array;
   mrEnclave: Uint8Array;
   mrSigner: Uint8Array;

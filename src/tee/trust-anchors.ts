@@ -36,7 +36,7 @@ AiEA4J0lrHoMs+Xo5o/sX6O9QWxHRAvZUGOdRQ7cvqRXaqI=
  * `guest_tools/gpu_verifiers/local_gpu_verifier/src/verifier/certs/verifier_device_root.pem`
  * (commit 77e4b866).
  */
-export const NVIDIA_DEVICE_IDENTITY_CA: TrustAnchor = {
+const NVIDIA_DEVICE_IDENTITY_CA: TrustAnchor = {
   name: 'NVIDIA Device Identity CA',
   pem: `-----BEGIN CERTIFICATE-----
 MIICCzCCAZCgAwIBAgIQLTZwscoQBBHB/sDoKgZbVDAKBggqhkjOPQQDAzA1MSIw

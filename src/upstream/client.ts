@@ -39,7 +39,7 @@ export interface ApiResponse<T> {
   captured?: CapturedExchange;
 }
 
-export interface SseResponse {
+interface SseResponse {
   status: number;
   requestId?: string;
   headers: Record<string, string>;

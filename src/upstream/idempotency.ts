@@ -112,7 +112,7 @@ function slotOf(owner: string, request: unknown): Slot {
 }
 
 /** Did the platform perhaps act without us hearing the result? */
-export function outcomeUnknown(error: unknown): boolean {
+function outcomeUnknown(error: unknown): boolean {
   return (
     error instanceof ConnectionError ||
     error instanceof TimeoutError ||

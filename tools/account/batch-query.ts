@@ -7,7 +7,7 @@ import { InputError } from '../../src/errors.js';
  * filters and page size, since §4.1 wants the same filters on every page of a walk.
  */
 
-export const BATCH_STATUSES = [
+const BATCH_STATUSES = [
   'validating',
   'in_progress',
   'finalizing',
@@ -24,7 +24,7 @@ const INSTANT =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 /** Epoch ms of a §4.1 timestamp, or an InputError naming the argument. */
-export function parseInstant(name: string, value: number | string): number {
+function parseInstant(name: string, value: number | string): number {
   const text = String(value).trim();
   if (/^-?\d{1,12}$/.test(text)) return Number(text) * 1000;
   const m = INSTANT.exec(text);

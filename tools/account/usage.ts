@@ -45,7 +45,7 @@ export const ManagementUsage = z.looseObject({
 });
 
 /** One quota as a person reads it; null means unknown (or, for a limit, not configured). */
-export const QuotaRow = z.object({
+const QuotaRow = z.object({
   unit: z.string(),
   used: z.number().nullable(),
   limit: z.number().nullable(),
@@ -85,7 +85,7 @@ export const UsageOut = z.looseObject({
 type Window = z.infer<typeof Window>;
 
 /** "in 5 h", "in 40 min", "in 3 d"; "now" once past. */
-export function resetsIn(resetAt: number, now = Date.now()): string {
+function resetsIn(resetAt: number, now = Date.now()): string {
   const minutes = Math.round((resetAt - now) / 60_000);
   if (minutes <= 0) return 'now';
   if (minutes < 60) return `in ${minutes} min`;

@@ -13,8 +13,8 @@ import { type DataEntry, dataPath } from './shared.js';
  * cap (bigger ones saved to a file and linked), a capped text form, the dispatch headers (matched
  * by pattern, never by the platform's word), the cost and the request id.
  */
-export const STRUCTURED_MAX_BYTES = 32 * 1024;
-export const TEXT_MAX_CHARS = 4_000;
+const STRUCTURED_MAX_BYTES = 32 * 1024;
+const TEXT_MAX_CHARS = 4_000;
 
 export const DataOut = z.object({
   endpoint: z.string(),

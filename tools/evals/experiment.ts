@@ -20,7 +20,7 @@ export type RunOut = z.infer<typeof RunOut>;
 export const nextRead = (id: string): NextCall =>
   nextCall('evals_read', { operation: 'experiments.get', id });
 
-export const experimentPath = (id: string) => `${EVALS}/experiments/${encodeURIComponent(id)}`;
+const experimentPath = (id: string) => `${EVALS}/experiments/${encodeURIComponent(id)}`;
 
 export async function getExperiment(ctx: ToolContext, id: string) {
   const res = await ctx.api.request({ method: 'GET', path: experimentPath(id), schema: Experiment });

@@ -36,7 +36,7 @@ export const Scorer = z.looseObject({ id: Id, scorer_type: z.string().optional()
 
 export const Deleted = z.looseObject({ deleted: z.literal(true), id: Id });
 
-export const ExperimentStatus = z.enum(['queued', 'in_progress', 'completed', 'failed', 'cancelled']);
+const ExperimentStatus = z.enum(['queued', 'in_progress', 'completed', 'failed', 'cancelled']);
 export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 // Spec 2 §2.7 lists the experiment's fields, none marked required: `id` and `status` are what it

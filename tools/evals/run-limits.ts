@@ -5,7 +5,7 @@ import { InputError } from '../../src/errors.js';
  * units per experiment, where work units = items x candidates x max(1, scorers + 1). Checked
  * before any request, with the split that would fit.
  */
-export const RUN_LIMITS = { items: 100, candidates: 5, scorers: 10, workUnits: 100 } as const;
+const RUN_LIMITS = { items: 100, candidates: 5, scorers: 10, workUnits: 100 } as const;
 
 export const workUnits = (items: number, candidates: number, scorers: number): number =>
   items * candidates * Math.max(1, scorers + 1);

@@ -93,7 +93,7 @@ export function parseScorerDef(value: unknown, param: string): ScorerDef {
 }
 
 /** Throws an InputError naming `<prefix>.config.<field>` (or prompt, judge_model) and the fix. */
-export function checkScorerDef(def: ScorerDef, prefix = ''): void {
+function checkScorerDef(def: ScorerDef, prefix = ''): void {
   const bad = (field: string, message: string, fix: string) => {
     const param = prefix ? `${prefix}.${field}` : field;
     return new InputError(`\`${param}\`: ${message}`, { param, fix });

@@ -16,7 +16,7 @@ export type FileOut = z.infer<typeof FileOut>;
 export const whereSaved = (file: Partial<FileOut>): string =>
   file.path ? `${file.path} (${file.uri})` : (file.uri ?? '');
 
-export const toFileOut = (saved: SavedFile): FileOut =>
+const toFileOut = (saved: SavedFile): FileOut =>
   saved.path ? { path: saved.path, uri: saved.uri } : { uri: saved.uri };
 
 /** Downloads a generated file (temporary URL, often on another host: no credential is sent). */

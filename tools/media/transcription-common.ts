@@ -9,7 +9,7 @@ import type { TranscribeReply } from './transcription.js';
  * multipart `file`, `model`, `language`, or JSON `{model, file_url, language}`; reply
  * `{text, language, duration}`. transcribe uses it where `/api/transcribe` answers 404.
  */
-export const COMMON_PATH = '/api/v1/audio/transcriptions';
+const COMMON_PATH = '/api/v1/audio/transcriptions';
 
 const CommonReply = z.looseObject({
   text: z.string(),

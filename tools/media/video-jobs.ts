@@ -30,7 +30,7 @@ export const VideoOut = z.object({
 export type VideoOut = z.infer<typeof VideoOut>;
 
 /** The line a person reads while waiting. */
-export function describeVideo(state: VideoState, elapsedMs?: number): { message: string; fraction?: number } {
+function describeVideo(state: VideoState, elapsedMs?: number): { message: string; fraction?: number } {
   if (state.status === 'IN_QUEUE') {
     return {
       message: `in queue${state.queuePosition ? `, position ${state.queuePosition}` : ''}`,

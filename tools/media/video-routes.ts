@@ -64,7 +64,7 @@ const FLAT: Record<string, VideoState['status']> = {
 const KNOWN = new Set(['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED', 'FAILED', 'CANCELED']);
 
 /** Either reply shape (nested `data.status` or flat `status`), to the spec's status words. */
-export function readVideoStatus(reply: z.infer<typeof Status>): VideoState {
+function readVideoStatus(reply: z.infer<typeof Status>): VideoState {
   if (reply.data) {
     const d = reply.data;
     const word = d.status.toUpperCase();

@@ -26,7 +26,7 @@ export type ModelRecord = z.infer<typeof ModelRecord>;
 export const Catalog = z.looseObject({ data: z.array(z.unknown()) });
 
 /** The models of a catalog reply that can be used, and the ones left out, named. */
-export const catalogModels = (data: unknown[]) => usableList(ModelRecord, data, { nameKeys: ['id', 'name'] });
+const catalogModels = (data: unknown[]) => usableList(ModelRecord, data, { nameKeys: ['id', 'name'] });
 
 const TEXT_PATHS = {
   all: '/api/v1/models',

@@ -22,7 +22,7 @@ export async function sessionCall<S extends z.ZodType>(
   }
 }
 
-export const ROLES = ['owner', 'admin', 'member'] as const;
+const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 const RANK: Record<Role, number> = { member: 1, admin: 2, owner: 3 };
 export const TEAM_STATUSES = ['active', 'paused', 'suspended'] as const;

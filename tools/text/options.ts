@@ -5,7 +5,7 @@ import { Conversation } from './shared.js';
  * chat's arguments. Every word here is listed to every user on every turn, so rare controls sit in
  * small nested objects with short descriptions; docs/guide.md "Text generation" documents each in full.
  */
-export const FORMATS = ['chat', 'messages', 'responses', 'completions'] as const;
+const FORMATS = ['chat', 'messages', 'responses', 'completions'] as const;
 export type Format = (typeof FORMATS)[number];
 
 const ToolDef = z.object({
@@ -22,8 +22,7 @@ export type ToolDef = z.infer<typeof ToolDef>;
  * preflight header. One list keeps the schema small.
  */
 export const SUFFIXES = ['fast', 'cheap', 'throughput', 'latency', 'tools', 'online'] as const;
-export const ROUTES = [...SUFFIXES, 'sticky', 'paygo', 'moderation'] as const;
-export type Route = (typeof ROUTES)[number];
+const ROUTES = [...SUFFIXES, 'sticky', 'paygo', 'moderation'] as const;
 
 export const Input = z.object({
   ...Conversation,

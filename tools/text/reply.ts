@@ -143,13 +143,13 @@ export function addPricing(state: ChatState, body: unknown): void {
 /** Reasoning is returned apart from the answer and capped: its end (the conclusion) is kept. */
 export const MAX_REASONING_CHARS = 4000;
 
-export const ToolCallOut = z.object({
+const ToolCallOut = z.object({
   id: z.string(),
   name: z.string(),
   arguments: z.unknown().optional(),
   raw: z.string().optional(),
 });
-export type ToolCallOut = z.infer<typeof ToolCallOut>;
+type ToolCallOut = z.infer<typeof ToolCallOut>;
 
 // Loose: a `not_usable` note (what the reply held that is not in this answer, named: elements left
 // out, types not shown, ids made up) passes without being listed (tokens).

@@ -34,7 +34,7 @@ export interface ChatRequest {
   capture: boolean;
 }
 
-export const PATHS: Record<Format, string> = {
+const PATHS: Record<Format, string> = {
   chat: '/api/v1/chat/completions',
   messages: '/api/v1/messages',
   responses: '/api/v1/responses',

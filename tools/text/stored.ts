@@ -27,7 +27,7 @@ interface Read {
  * stored response is read (docs/platform-assumptions.md). Only background runs and job_status use
  * it; a platform without it (404, 405) gets an answer naming the guess, never a generic failure.
  */
-export async function fetchResponse(ctx: ToolContext, id: string): Promise<Read & { retryAfterMs?: number }> {
+async function fetchResponse(ctx: ToolContext, id: string): Promise<Read & { retryAfterMs?: number }> {
   const path = `/api/v1/responses/${encodeURIComponent(id)}`;
   const res = await ctx.api
     .request({ method: 'GET', path, schema: ResponseBody.extend({ status: z.string().optional() }) })

@@ -58,7 +58,7 @@ export interface Exchange {
 
 /** How long, and how many per key, enclave exchanges are kept for tee_verify. */
 export const EXCHANGE_LIFETIME_MIN = 30;
-export const EXCHANGES_PER_KEY = 100;
+const EXCHANGES_PER_KEY = 100;
 
 /**
  * Exchanges this server made with enclave models, per tenant and request id, so that tee_verify

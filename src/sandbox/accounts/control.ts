@@ -1,13 +1,8 @@
-import {
-  MANAGEMENT_SCOPES,
-  type ManagementScope,
-  type ManagementToken,
-  mintManagementToken,
-} from '../management/tokens.js';
+import { type ManagementScope, type ManagementToken, mintManagementToken } from '../management/tokens.js';
 import type { SandboxState } from '../state.js';
 import { teamsOf } from '../teams/model.js';
 import { planSubscription, setSubscription } from '../usage/subscriptions.js';
-import { type PersonFixture, type SubscriptionPlan, sessionCookie } from './fixtures.js';
+import { type PersonFixture, sessionCookie } from './fixtures.js';
 import { addPerson, allPeople, type NewPerson, type Person, personByHandle } from './people.js';
 
 /**
@@ -43,10 +38,6 @@ export function createManagementToken(state: SandboxState, spec: TokenSpec): Man
   return mintManagementToken(state, { ...spec, owner: mustFindPerson(state, spec.user ?? 'demo') });
 }
 
-export function setPlan(state: SandboxState, handle: string, plan: SubscriptionPlan): void {
-  setSubscription(state, mustFindPerson(state, handle).accountId, planSubscription(plan, state.now()));
-}
-
 /** Everyone in the sandbox with the credentials to act as them (sandbox secrets only). */
 export function describePeople(state: SandboxState) {
   return allPeople(state).map((person) => ({
@@ -67,5 +58,3 @@ export function describePeople(state: SandboxState) {
     })),
   }));
 }
-
-export { MANAGEMENT_SCOPES };

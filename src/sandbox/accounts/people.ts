@@ -36,9 +36,6 @@ export const personBySession = (state: SandboxState, session: string): Person | 
 export const personById = (state: SandboxState, sessionId: number): Person | undefined =>
   allPeople(state).find((person) => person.sessionId === sessionId);
 
-export const personByAccount = (state: SandboxState, accountId: string): Person | undefined =>
-  allPeople(state).find((person) => person.accountId === accountId);
-
 /** A named counter kept in the state, for ids that must be the same on every run. */
 export function nextNumber(state: SandboxState, name: string): number {
   const counters = state.collection<number>('sandbox.counters');

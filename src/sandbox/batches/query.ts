@@ -23,7 +23,7 @@ const TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 /** Unix seconds, or an ISO 8601 / RFC 3339 instant with a timezone; epoch ms. */
-export function parseInstant(name: string, text: string): number {
+function parseInstant(name: string, text: string): number {
   if (UNIX_SECONDS.test(text)) return Number(text) * 1000;
   const m = TIMESTAMP.exec(text);
   if (!m) {

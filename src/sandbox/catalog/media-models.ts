@@ -46,7 +46,7 @@ export const VIDEO_MODELS: readonly VideoModel[] = [
   },
 ];
 
-export type AudioKind = 'tts' | 'music' | 'transcription';
+type AudioKind = 'tts' | 'music' | 'transcription';
 
 export interface AudioModel {
   id: string;

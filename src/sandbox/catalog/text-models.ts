@@ -2,7 +2,7 @@
  * The sandbox's text models. Prices are USD per million tokens. Ids, prices and ranks are part of
  * the sandbox's contract with tests: change them only together with the tests that read them.
  */
-export type ReasoningMode = 'always' | 'on-request' | 'none';
+type ReasoningMode = 'always' | 'on-request' | 'none';
 
 export interface TextModel {
   id: string;

@@ -1,8 +1,8 @@
 import { CONTACT_USD, CREDIT_USD, URL_SCRAPE_STEALTH_USD, URL_SCRAPE_USD } from './pricing.js';
 
 /** The data API catalog (spec 1 §2.7, §4.5): twenty endpoints, each wrapping one direct route. */
-export type DataCategory = 'search' | 'scraping' | 'maps' | 'social' | 'business';
-export type DataMethod = 'GET' | 'POST';
+type DataCategory = 'search' | 'scraping' | 'maps' | 'social' | 'business';
+type DataMethod = 'GET' | 'POST';
 
 export interface DataEndpoint {
   id: string;

@@ -133,7 +133,7 @@ export const emailFinder = handler(
   },
 );
 
-export function verify(address: string) {
+function verify(address: string) {
   const d = address.split('@')[1] ?? '';
   const syntax = /^[^@\s]+@([a-z0-9-]+\.)+[a-z]{2,}$/.test(address);
   const webmail = WEBMAIL.includes(d);

@@ -33,7 +33,7 @@ export function handler<S extends z.ZodType>(
 }
 
 /** Validates an input, answering 400 with every problem named (`missing_required_parameter` first). */
-export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues;

@@ -65,7 +65,7 @@ export const LAST_NAMES = [
   'Easley',
 ] as const;
 
-export const TITLES = [
+const TITLES = [
   ['Chief Executive Officer', 'executive', 'executive'],
   ['VP of Engineering', 'engineering', 'executive'],
   ['Head of Marketing', 'marketing', 'senior'],

@@ -6,7 +6,7 @@ import { fetchPage, type Page, urlProblem } from './pages.js';
 import { CREDIT_USD, credits, URL_SCRAPE_STEALTH_USD, URL_SCRAPE_USD } from './pricing.js';
 
 /** url.scrape (direct `/api/scrape-urls`, GAPS "Data API inputs") and the crawler. */
-export const MAX_SCRAPE_URLS = 5;
+const MAX_SCRAPE_URLS = 5;
 
 export const urlScrape = handler(
   z

@@ -5,7 +5,7 @@ import { inputSchemaOf } from './handlers.js';
 /** Catalog replies (spec 1 §2.7) and an endpoint's public metadata. */
 export const CATALOG_CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=3600';
 
-export function catalogItem(entry: DataEndpoint, origin: string): Record<string, unknown> {
+function catalogItem(entry: DataEndpoint, origin: string): Record<string, unknown> {
   const endpoint = `${DATA_PREFIX}${entry.path}`;
   return {
     id: entry.id,

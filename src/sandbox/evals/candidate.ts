@@ -25,11 +25,11 @@ import { asText, render } from './input.js';
 /** What a candidate needs of a row. */
 type RowText = Pick<ExperimentItem, 'input' | 'system'>;
 
-export function candidatePrompt(candidate: Candidate, item: RowText): string {
+function candidatePrompt(candidate: Candidate, item: RowText): string {
   return render(candidate.prompt, { input: asText(item.input) ?? '' });
 }
 
-export function candidateSystem(candidate: Candidate, item: RowText): string | undefined {
+function candidateSystem(candidate: Candidate, item: RowText): string | undefined {
   return candidate.system ?? item.system;
 }
 

@@ -9,10 +9,10 @@ import { type Dataset, type DatasetVersion, newId, nextNumber } from './store.js
 import { datasetView, list, versionView } from './views.js';
 
 /** Custom dataset ids: `evaldataset_` then 6..80 letters, digits, underscores or dashes (spec 2 §2.7). */
-export const CUSTOM_DATASET_ID = /^evaldataset_[A-Za-z0-9_-]{6,80}$/;
+const CUSTOM_DATASET_ID = /^evaldataset_[A-Za-z0-9_-]{6,80}$/;
 
 /** The sandbox keeps datasets in memory, so it caps their size (the spec gives no figure). */
-export const MAX_DATASET_ITEMS = 10_000;
+const MAX_DATASET_ITEMS = 10_000;
 
 const CreateDataset = z.object({
   id: z

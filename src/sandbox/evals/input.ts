@@ -8,7 +8,7 @@ import { isRecord } from '../util.js';
 /** Request-body checks shared by the evaluation routes; every failure is a spec 1 §7 400. */
 
 /** `items[0].input` style, as the `param` of an error. */
-export function paramName(path: readonly PropertyKey[]): string {
+function paramName(path: readonly PropertyKey[]): string {
   return path.reduce<string>((name, part) => {
     if (typeof part === 'number') return `${name}[${part}]`;
     return name ? `${name}.${String(part)}` : String(part);

@@ -20,15 +20,15 @@ import { nextNumber } from './store.js';
  * input contains `fail-judge`, and the calls chosen with `POST /__sandbox/evals/judge-faults`.
  */
 
-export const JUDGE_FAIL_TRIGGER = /\bfail-judge\b/i;
+const JUDGE_FAIL_TRIGGER = /\bfail-judge\b/i;
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
-export function words(text: string): Set<string> {
+function words(text: string): Set<string> {
   return new Set(text.toLowerCase().match(WORD) ?? []);
 }
 
-export const round2 = (n: number): number => Math.round(n * 100) / 100;
+const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 export interface Coverage {
   score: number;

@@ -3,13 +3,13 @@ import type { SandboxContext } from '../types.js';
 import { workUnits } from './timeline.js';
 
 /** Evaluation run limits (spec 2 §8) and the per-key run and item rate limits. */
-export const EVAL_LIMITS = { items: 100, candidates: 5, scorers: 10, workUnits: 100 } as const;
+const EVAL_LIMITS = { items: 100, candidates: 5, scorers: 10, workUnits: 100 } as const;
 
 /**
  * The spec says exceeding the run and item rate limits gives `429` with `Retry-After` but not the
  * values; the sandbox allows, per key, 10 experiments and 500 experiment items a minute.
  */
-export const EVAL_RATE = { runsPerMinute: 10, itemsPerMinute: 500 } as const;
+const EVAL_RATE = { runsPerMinute: 10, itemsPerMinute: 500 } as const;
 
 const WINDOW_MS = 60_000;
 

@@ -30,7 +30,7 @@ const compiles = (config: { pattern: string; flags?: string | undefined }): bool
   }
 };
 
-export const THRESHOLD_METRICS = ['number', 'length', 'tokens', 'latency_ms', 'cost_usd'] as const;
+const THRESHOLD_METRICS = ['number', 'length', 'tokens', 'latency_ms', 'cost_usd'] as const;
 
 const CONFIGS: Record<ScorerType, z.ZodType<Record<string, unknown>>> = {
   /** Output equals `expected_output` (both trimmed when `trim`). */
@@ -68,9 +68,9 @@ const CONFIGS: Record<ScorerType, z.ZodType<Record<string, unknown>>> = {
   pairwise_llm: z.strictObject({ pass_threshold: z.number().min(0).max(1).default(0.5) }),
 };
 
-export const JUDGE_TYPES: readonly ScorerType[] = ['llm_judge', 'pairwise_llm'];
-export const JUDGE_PLACEHOLDERS = ['input', 'output', 'expected_output'];
-export const DEFAULT_JUDGE_MODEL = 'openai/gpt-sandbox-mini';
+const JUDGE_TYPES: readonly ScorerType[] = ['llm_judge', 'pairwise_llm'];
+const JUDGE_PLACEHOLDERS = ['input', 'output', 'expected_output'];
+const DEFAULT_JUDGE_MODEL = 'openai/gpt-sandbox-mini';
 
 const DEFAULT_PROMPTS: Partial<Record<ScorerType, string>> = {
   llm_judge:

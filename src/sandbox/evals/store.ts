@@ -23,7 +23,7 @@ export interface Project extends Owned {
 }
 
 /** A dataset row as sent (spec 2 §2.7: `input` required, the rest optional). */
-export interface Row {
+interface Row {
   input: unknown;
   output?: unknown;
   system?: string;
@@ -48,7 +48,7 @@ export interface Dataset extends Owned {
   deletedAt?: number;
 }
 
-export interface VersionItem {
+interface VersionItem {
   id: string;
   datasetItemId: string;
   input: unknown;

@@ -31,11 +31,11 @@ export function evalTiming(ctx: SandboxContext): { queueMs: number; stepMs: numb
 export const workUnits = (items: number, candidates: number, scorers: number): number =>
   items * candidates * Math.max(1, scorers + 1);
 
-export type Step =
+type Step =
   | { kind: 'trace'; item: number; candidate: number }
   | { kind: 'score'; item: number; candidate: number; scorer: number };
 
-export function stepAt(exp: Experiment, n: number): Step {
+function stepAt(exp: Experiment, n: number): Step {
   const c = exp.candidates.length;
   const s = exp.scorers.length;
   const perItem = c * (s + 1);
@@ -103,7 +103,7 @@ function runStep(ctx: SandboxContext, exp: Experiment, step: Step, at: number): 
 }
 
 /** `evaltrace_<experiment number>_<nnn>`, stable for a given experiment. */
-export const traceId = (exp: Experiment, index: number): string =>
+const traceId = (exp: Experiment, index: number): string =>
   `${exp.id.replace('evalexp_', 'evaltrace_')}_${String(index + 1).padStart(3, '0')}`;
 
 /** Stops a running experiment; false when it had already ended. */

@@ -51,7 +51,7 @@ export const datasetView = (d: Dataset, withItems: boolean) => ({
 });
 
 /** Scalar metadata as strings, the form versions index rows by. */
-export function metadataIndex(metadata: Record<string, unknown>): Record<string, string> {
+function metadataIndex(metadata: Record<string, unknown>): Record<string, string> {
   const index: Record<string, string> = {};
   for (const [name, value] of Object.entries(metadata)) {
     if (['string', 'number', 'boolean'].includes(typeof value)) index[name] = String(value);
@@ -93,7 +93,7 @@ export const scorerView = (s: ScorerVersion) => ({
   created_at: iso(s.createdAt),
 });
 
-export function progress(exp: Experiment) {
+function progress(exp: Experiment) {
   const traces = exp.traces.filter((t): t is TraceResult => t !== undefined);
   const scores = exp.scores.filter((s): s is ScoreResult => s !== undefined);
   return {

@@ -58,7 +58,7 @@ export function futureExpiry(iso: string | null | undefined, now: number): numbe
 const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
 
 /** `sk-orbit-…1234`: enough to recognise a key, never enough to use it. */
-export const keyPreview = (secret: string): string => `${secret.slice(0, 9)}…${secret.slice(-4)}`;
+const keyPreview = (secret: string): string => `${secret.slice(0, 9)}…${secret.slice(-4)}`;
 
 export function keyView(record: KeyRecord) {
   return {

@@ -9,7 +9,7 @@ export const MANAGEMENT_SCOPES = ['usage:read', 'api_keys:read', 'api_keys:write
 export type ManagementScope = (typeof MANAGEMENT_SCOPES)[number];
 
 const DAY_MS = 86_400_000;
-export const DEFAULT_TOKEN_DAYS = 90;
+const DEFAULT_TOKEN_DAYS = 90;
 export const MAX_TOKEN_DAYS = 365;
 
 export interface ManagementToken {
@@ -68,9 +68,6 @@ export function revokeManagementToken(state: SandboxState, id: string): Manageme
 
 export const findManagementToken = (state: SandboxState, secret: string): ManagementToken | undefined =>
   store(state).get(secret);
-
-export const managementTokensOf = (state: SandboxState, owner: Person): ManagementToken[] =>
-  [...store(state).values()].filter((t) => t.ownerSessionId === owner.sessionId);
 
 /** `api_keys:write` includes `api_keys:read`; nothing else implies another scope. */
 export function hasScope(token: ManagementToken, scope: ManagementScope): boolean {

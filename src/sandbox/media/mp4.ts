@@ -135,7 +135,7 @@ function u16(...values: number[]): Buffer {
 const MATRIX = u32(0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000);
 
 /** Frame size in pixels for an aspect ratio (multiples of 16: whole macroblocks). */
-export function videoSize(aspectRatio: string | undefined): [number, number] {
+function videoSize(aspectRatio: string | undefined): [number, number] {
   const sizes: Record<string, [number, number]> = {
     '16:9': [112, 64],
     '9:16': [64, 112],

@@ -5,7 +5,7 @@ import { SandboxError } from '../errors.js';
  * a prompt or text containing `nsfw` is refused before processing (not charged), and one
  * containing `fail-render` is accepted, then fails while rendering (and is refunded).
  */
-export const POLICY_TRIGGER = /\bnsfw\b/i;
+const POLICY_TRIGGER = /\bnsfw\b/i;
 export const FAIL_TRIGGER = /\bfail-render\b/i;
 
 export function violatesPolicy(text: string | undefined): boolean {

@@ -57,7 +57,7 @@ export interface IssuedCode {
 export const CODE_TTL_MS = 60_000;
 export const CONSENT_TTL_MS = 10 * 60_000;
 /** The fixed, recognisable prefix of OAuth-issued keys (spec 1 §2.2). */
-export const ISSUED_KEY_PREFIX = `sk-${SANDBOX_WORD}-app-`;
+const ISSUED_KEY_PREFIX = `sk-${SANDBOX_WORD}-app-`;
 export const CLIENT_ID_PREFIX = `${SANDBOX_WORD}-client-`;
 /** The person signed in to the sandbox's consent screen: the owner of the demo key's account. */
 export const SANDBOX_USER = { id: 'user_demo', account: 'acct_demo', email: 'demo@sandbox.invalid' } as const;

@@ -16,7 +16,7 @@ export class OAuthError extends Error {
   }
 }
 
-export function oauthErrorReply(c: Context<SandboxEnv>, error: OAuthError): Response {
+function oauthErrorReply(c: Context<SandboxEnv>, error: OAuthError): Response {
   return c.json({ error: error.error, error_description: error.message }, error.status as 400, {
     'Cache-Control': 'no-store',
   });

@@ -19,7 +19,7 @@ const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3r
 dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}dt{color:#666}button{font:inherit;padding:.5rem 1.25rem;border-radius:8px;border:1px solid #888;margin-right:.5rem;cursor:pointer}
 button.approve{background:#1f6feb;color:#fff;border-color:#1f6feb}fieldset{border:1px solid #d0d0d7;border-radius:8px;margin:1rem 0}`;
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

@@ -77,7 +77,7 @@ export function verifierMatches(verifier: string, challenge: string): boolean {
 }
 
 export const SCOPES = ['models.read', 'api.use'] as const;
-export const DEFAULT_SCOPE = 'api.use models.read';
+const DEFAULT_SCOPE = 'api.use models.read';
 
 /** Known scopes only, `api.use` required, normalised to the order `models.read api.use`. */
 export function normaliseScope(raw: string | undefined): Checked<string> {

@@ -13,7 +13,7 @@ export interface ChatReply {
   omitUsage: boolean;
 }
 
-export const toolCallId = (replyId: string, index: number): string =>
+const toolCallId = (replyId: string, index: number): string =>
   `call_${replyId.replace(/^chatcmpl-/, '')}_${index}`;
 
 export function chatUsage(gen: Generation): Record<string, unknown> {

@@ -12,7 +12,7 @@ import { findTeam, type Membership, RANK, type Role, type Team } from './model.j
  * 422 except where the spec states 400.
  */
 
-export const teamError = (status: number, code: string, message: string) =>
+const teamError = (status: number, code: string, message: string) =>
   new SandboxError(status, message, { code });
 export const forbidden = (message: string) => teamError(403, 'FORBIDDEN', message);
 export const notFound = (message: string) => teamError(404, 'NOT_FOUND', message);

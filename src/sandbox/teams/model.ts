@@ -4,11 +4,11 @@ import type { SandboxState } from '../state.js';
 
 /** Teams, members, invitations and join requests (spec 1 §2.8, §3, §4.6). */
 
-export const ROLES = ['owner', 'admin', 'member'] as const;
+const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 export const RANK: Record<Role, number> = { member: 1, admin: 2, owner: 3 };
 export const TEAM_STATUSES = ['active', 'paused', 'suspended'] as const;
-export type TeamStatus = (typeof TEAM_STATUSES)[number];
+type TeamStatus = (typeof TEAM_STATUSES)[number];
 
 export interface Membership {
   sessionId: number;

@@ -12,7 +12,7 @@ import { estimateTokens } from './tokens.js';
 import { planToolCalls, type ToolCall, type ToolResult, type ToolSetup } from './tools.js';
 
 /** The `:online` search fee (spec 2 §4.3: 10 results for 0.006 USD). */
-export const ONLINE_FEE_USD = 0.006;
+const ONLINE_FEE_USD = 0.006;
 /** Prompt-cache prices relative to the input price: reads, and writes by TTL. */
 const CACHE_READ = 0.1;
 const CACHE_WRITE = { '5m': 1.25, '1h': 2 };

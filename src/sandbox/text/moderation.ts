@@ -10,8 +10,8 @@ import type { SandboxContext, SandboxEnv } from '../types.js';
  * not list its values; the sandbox takes true/false forms or the id of its moderation model. The
  * fee is charged even when the input is flagged (spec 1 §7.2: the generation is not).
  */
-export const MODERATION_FEE_USD = 0.0002;
-export const MODERATION_MODEL = 'sandbox/moderation';
+const MODERATION_FEE_USD = 0.0002;
+const MODERATION_MODEL = 'sandbox/moderation';
 const ON = ['true', '1', 'on', 'yes', 'enabled', MODERATION_MODEL];
 const OFF = ['false', '0', 'off', 'no', 'none', 'disabled'];
 

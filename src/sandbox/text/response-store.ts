@@ -11,7 +11,7 @@ import type { SandboxContext } from '../types.js';
  * `previous_response_id`. Background responses go queued -> in_progress -> completed on the sandbox
  * clock and can be cancelled until they complete.
  */
-export const DEFAULT_RETENTION_DAYS = 30;
+const DEFAULT_RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
 /** Background timings when the sandbox options do not set them. */
 const QUEUE_MS = 1_000;

@@ -12,7 +12,7 @@ import type { ResolvedModel } from './resolve.js';
  * key used last for the model (soft affinity), and a provider that is down is skipped unless the
  * request is sticky, which then fails with 503 rather than lose its cache.
  */
-export const PROVIDER_MARKUP = 1.05;
+const PROVIDER_MARKUP = 1.05;
 
 export interface RouteNeeds {
   /** Only caching providers may serve it (`caching`, `:caching`, `prompt_caching.enabled`). */

@@ -47,7 +47,7 @@ const usdcUnits = (usd: number) => String(Math.ceil(usd * 1e6 - 1e-9));
 const usdc = (usd: number) => `${(Number(usdcUnits(usd)) / 1e6).toFixed(6)} USDC`;
 /** XNO to six decimals; one XNO is 10^30 raw. */
 const xnoMicros = (usd: number) => Math.ceil((usd / XNO_USD) * 1e6 - 1e-9);
-export const sats = (usd: number): number => Math.max(1, Math.ceil((usd / BTC_USD) * 1e8 - 1e-9));
+const sats = (usd: number): number => Math.max(1, Math.ceil((usd / BTC_USD) * 1e8 - 1e-9));
 
 const USDC_BASE_RAIL = {
   network: 'base',

@@ -7,7 +7,7 @@ import { type Store, storeKey, type TakeResult, type TokenBucket } from '../../.
 import { refuse } from '../endpoint/refuse.js';
 
 /** What a limit counts: every request of a key, every request from an address, a key's paid calls. */
-export type RateScope = 'key' | 'address' | 'paid';
+type RateScope = 'key' | 'address' | 'paid';
 
 /** A request refused by a limit, for the audit log (never a key, only its fingerprint). */
 export interface RateRefusal {

@@ -25,7 +25,7 @@ const KEEPALIVE_MS = 15_000;
 /** Server requests this recent are sent to a listening stream that opens after them. */
 const RECENT_REQUESTS_MS = 10_000;
 /** The SDK's id of a session's GET stream (server messages outside any call, and its requests). */
-export const STANDALONE_STREAM = '_GET_stream';
+const STANDALONE_STREAM = '_GET_stream';
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream',

@@ -6,7 +6,7 @@ import { packageRoot } from '../../../package-root.js';
 import { FIRST_MODERN } from '../../era-server.js';
 import { publicOrigin } from '../auth/resource-metadata.js';
 
-export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';
+const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';
 
 /** The draft schema of MCP Server Cards (SEP-1649, carried on as SEP-2127). */
 const CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
@@ -32,7 +32,7 @@ function serverJson(): ServerJson {
  * and this endpoint as its Streamable HTTP remote with the protocol revisions it speaks.
  * Capabilities are left to negotiation, as the proposal asks.
  */
-export function serverCard(origin: string, mcpPath: string) {
+function serverCard(origin: string, mcpPath: string) {
   const { name, title, description, version, repository, websiteUrl } = serverJson();
   return {
     $schema: CARD_SCHEMA,
