@@ -88,7 +88,7 @@ const titleCase = (slug: string) =>
     .join(' ');
 
 /** Three distinct links one level below the page, none below depth 3. */
-function linksOf(url: URL): string[] {
+export function linksOf(url: URL): string[] {
   const base = url.pathname.replace(/(?<!\/)\/+$/, '');
   if (base.split('/').filter(Boolean).length >= 3) return [];
   const start = num(url.href, 'links', 0, SECTIONS.length - 1);
