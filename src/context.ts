@@ -3,7 +3,7 @@
  * log, credentials, files and jobs, each already scoped to the caller. Nothing here knows a
  * transport or the MCP SDK; the layers below it (http, files, jobs, auth) know nothing of tools.
  */
-import type { SpendBudget } from './budget.js';
+import type { SpendBudget } from './budget/ledger.js';
 import type { CredentialProvider } from './credentials.js';
 import type { Files } from './files/files.js';
 import type { Jobs } from './jobs/store.js';

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { SpendBudget } from '../../src/budget.js';
+import { SpendBudget } from '../../src/budget/ledger.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { RedisStore } from '../../src/store/redis.js';
 import type { Store } from '../../src/store/store.js';

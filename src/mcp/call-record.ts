@@ -4,7 +4,7 @@
  * ids, how long it took. Built from names this server owns, numbers and the platform's ids only:
  * never an argument, a prompt, a result or a file's content.
  */
-import type { Reservation } from '../budget.js';
+import type { Reservation } from '../budget/ledger.js';
 import { isOrbitError } from '../errors.js';
 import type { AnyTool } from './define-tool.js';
 

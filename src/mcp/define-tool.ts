@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Price } from '../budget.js';
+import type { Price } from '../budget/ledger.js';
 import type { Toolset } from '../config.js';
 import type { ToolContext } from '../context.js';
 import type { CredentialKind } from '../credentials.js';
@@ -76,7 +76,7 @@ interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
   spent?(result: z.infer<O>): number | undefined;
   /**
    * What a paid call may cost, reserved before it is sent (a catalog price, the model's pricing
-   * for the requested size); undefined leaves the tool's stated ceiling (src/payments/prices.ts).
+   * for the requested size); undefined leaves the tool's stated ceiling (src/budget/prices.ts).
    */
   price?(args: z.infer<I>, ctx: ToolContext): Promise<Price | undefined> | Price | undefined;
   /**

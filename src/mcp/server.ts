@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestId, Server, ServerContext } from '@modelcontextprotocol/server';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
-import { SpendBudget } from '../budget.js';
+import { SpendBudget } from '../budget/ledger.js';
 import type { Config, Toolset } from '../config.js';
 import type { ToolContext } from '../context.js';
 import type { CredentialProvider } from '../credentials.js';

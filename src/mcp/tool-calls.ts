@@ -4,10 +4,10 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Price, Reservation, SpendBudget } from '../budget.js';
+import type { Price, Reservation, SpendBudget } from '../budget/ledger.js';
+import { ceilingFor } from '../budget/prices.js';
 import type { ToolContext } from '../context.js';
 import { InputError } from '../errors.js';
-import { ceilingFor } from '../payments/prices.js';
 import type { Redactor } from '../secrets.js';
 import { mayHaveCharged } from '../upstream/failure.js';
 import { rendersViews, withView } from './apps.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Price } from '../../src/budget.js';
+import type { Price } from '../../src/budget/ledger.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { inputTokens, type TextPricing, textPricings, tokensUsd } from '../text/price.js';
 import { Dataset, DatasetVersion, EVALS, ListOf, Scorer } from './replies.js';

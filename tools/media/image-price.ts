@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Price } from '../../src/budget.js';
+import type { Price } from '../../src/budget/ledger.js';
 import { OrbitError } from '../../src/errors.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { imageModel } from './images.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Price } from '../../src/budget.js';
+import type { Price } from '../../src/budget/ledger.js';
 import type { ToolContext } from '../../src/mcp/define-tool.js';
 import { readReply } from '../../src/replies/read.js';
 import { fetchCatalog } from '../models/shared.js';

@@ -12,6 +12,7 @@ import {
   isInitializeRequest,
   isLegacyRequest,
 } from '@modelcontextprotocol/server';
+import { SpendBudgets } from '../../../budget/per-key.js';
 import type { Toolset } from '../../../config.js';
 import type { Credential } from '../../../credentials.js';
 import { handBackJobs } from '../../../jobs/wait.js';
@@ -22,7 +23,6 @@ import type { Registry } from '../../server.js';
 import { headerMismatch } from '../../standard-headers.js';
 import { HttpAuth } from '../auth/bearer.js';
 import { RateLimiter } from '../auth/rate-limit.js';
-import { SpendBudgets } from '../sessions/budgets.js';
 import { Sessions } from '../sessions/handler.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from '../sessions/registry.js';
 import { createRemoteServerFactory } from '../sessions/servers.js';

@@ -1,3 +1,4 @@
+import type { SpendBudgets } from '../../../budget/per-key.js';
 import type { Toolset } from '../../../config.js';
 import type { Credential } from '../../../credentials.js';
 import type { Runtime } from '../../../runtime.js';
@@ -9,7 +10,6 @@ import type { HttpAuth } from '../auth/bearer.js';
 import type { RateLimiter } from '../auth/rate-limit.js';
 import { RequestCredentials } from '../auth/request-credentials.js';
 import type { AuditLog } from '../endpoint/audit.js';
-import type { SpendBudgets } from './budgets.js';
 
 export interface RemoteServerDeps {
   runtime: Runtime;

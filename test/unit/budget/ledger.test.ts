@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SpendBudget } from '../../src/budget.js';
-import { MemoryStore } from '../../src/store/memory.js';
-import type { LedgerStep } from '../../src/store/store.js';
+import { SpendBudget } from '../../../src/budget/ledger.js';
+import { MemoryStore } from '../../../src/store/memory.js';
+import type { LedgerStep } from '../../../src/store/store.js';
 
 /** A budget over a memory ledger that counts the steps it is asked for. */
 function counted(limitUsd: number | undefined) {

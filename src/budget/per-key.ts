@@ -1,5 +1,5 @@
-import { SpendBudget } from '../../../budget.js';
-import { type Store, storeKey } from '../../../store/store.js';
+import { type Store, storeKey } from '../store/store.js';
+import { SpendBudget } from './ledger.js';
 
 /**
  * The `--max-spend-usd` budgets of the HTTP endpoint: one per key (the tenant), shared by all its

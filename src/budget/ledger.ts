@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { BudgetExceededError } from './errors.js';
-import { MemoryStore } from './store/memory.js';
-import type { LedgerState, LedgerStep, Store } from './store/store.js';
+import { BudgetExceededError } from '../errors.js';
+import { MemoryStore } from '../store/memory.js';
+import type { LedgerState, LedgerStep, Store } from '../store/store.js';
 
 /** A call's reservation outlives any call (timeouts, waits), so a crashed one frees it in time. */
 const CALL_RESERVATION_MS = 30 * 60_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BudgetExceededError } from '../../../../../src/errors.js';
-import { SpendBudgets } from '../../../../../src/mcp/http/sessions/budgets.js';
-import { MemoryStore } from '../../../../../src/store/memory.js';
+import { SpendBudgets } from '../../../src/budget/per-key.js';
+import { BudgetExceededError } from '../../../src/errors.js';
+import { MemoryStore } from '../../../src/store/memory.js';
 
 const price = (usd: number) => ({ usd, basis: 'a test price' });
 

@@ -1,4 +1,4 @@
-import type { Price } from '../budget.js';
+import type { Price } from './ledger.js';
 
 /**
  * What a paid call reserves when its tool cannot price it beforehand (no catalog price, no
