@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Price } from '../budget/ledger.js';
+import type { ToolCost } from '../budget/paid-call.js';
 import type { Toolset } from '../config.js';
 import type { ToolContext } from '../context.js';
 import type { CredentialKind } from '../credentials.js';
@@ -72,18 +72,8 @@ interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
   untrusted?: readonly (keyof z.infer<O> & string)[] | ((result: z.infer<O>) => readonly string[]);
   /** Media and links to send along with the result. */
   content?(result: z.infer<O>): ExtraContent[];
-  /** What a paid call cost in USD, read from its result; added up against the spend budget. */
-  spent?(result: z.infer<O>): number | undefined;
-  /**
-   * What a paid call may cost, reserved before it is sent (a catalog price, the model's pricing
-   * for the requested size); undefined leaves the tool's stated ceiling (src/budget/prices.ts).
-   */
-  price?(args: z.infer<I>, ctx: ToolContext): Promise<Price | undefined> | Price | undefined;
-  /**
-   * A result whose cost comes later (a job still running): its id and what stays reserved for it
-   * (default: what the call reserved). The job's cost settles it when a later call learns it.
-   */
-  deferred?(result: z.infer<O>): { jobId: string; usd?: number } | undefined;
+  /** For a tool that spends: what a call cost, what it may cost, a cost that comes later (src/budget/paid-call.ts). */
+  cost?: ToolCost<z.infer<I>, z.infer<O>, ToolContext>;
   /**
    * For a tool that writes, spends or deletes: the read that shows what a call did, named instead
    * of "call again" when the platform accepted it but its reply could not be read, or when it may

@@ -4,12 +4,11 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Price, Reservation, SpendBudget } from '../budget/ledger.js';
-import { ceilingFor } from '../budget/prices.js';
+import type { SpendBudget } from '../budget/ledger.js';
+import { reservePaidCall } from '../budget/paid-call.js';
 import type { ToolContext } from '../context.js';
 import { InputError } from '../errors.js';
 import type { Redactor } from '../secrets.js';
-import { mayHaveCharged } from '../upstream/failure.js';
 import { rendersViews, withView } from './apps.js';
 import { parseArguments } from './arguments.js';
 import { CallMeter, type CallRecord, unknownToolCall } from './call-record.js';
@@ -118,76 +117,9 @@ export function registerToolCalls(deps: CallDeps): void {
 }
 
 /**
- * Reserves what the call may cost (its price, or the tool's stated ceiling) before it is sent, or
- * the smaller call the budget can pay for; the price reserved comes back.
- */
-async function reserveFor(
-  budget: SpendBudget,
-  tool: AnyTool,
-  args: unknown,
-  ctx: ToolContext,
-): Promise<{ reservation: Reservation; price: Price }> {
-  // Without a limit nothing can be refused: the tool's ceiling stands in and no price is looked up
-  // (a video's price is a catalog read).
-  const price =
-    (budget.limitUsd !== undefined ? await tool.price?.(args as never, ctx) : undefined) ??
-    ceilingFor(tool.name);
-  return budget.reserveShaped(price);
-}
-
-/**
- * The reservation as the call's record sees it (call-record.ts), with the price it reserved.
- * Without a limit the budget holds nothing, so nothing is recorded as reserved.
- */
-function metered(
-  meter: CallMeter,
-  budget: SpendBudget,
-  paid: { reservation: Reservation; price: Price } | undefined,
-): { reservation: Reservation; price: Price } | undefined {
-  if (!paid) return undefined;
-  const reserved = budget.limitUsd === undefined ? 0 : paid.price.usd;
-  return { reservation: meter.watch(paid.reservation, reserved), price: paid.price };
-}
-
-/**
- * Settles to the result's cost; a job still running keeps a reservation for its cost; a result
- * that cannot be read, or that states no cost (the call did reach the platform), keeps what was
- * reserved as spent. Returns what the text must say when the result itself states no cost.
- */
-async function settle(
-  reservation: Reservation,
-  tool: AnyTool,
-  result: unknown,
-  price: Price,
-  limited: boolean,
-): Promise<string | undefined> {
-  const spent = tool.spent?.(result as never);
-  const later = tool.deferred?.(result as never);
-  if (later && spent === undefined) {
-    const held = later.usd ?? price.usd;
-    await reservation.defer(later.jobId, held);
-    return `Cost: known when it finishes${limited ? `; ${usd(held)} USD is held against the spend budget until then` : ''}.`;
-  }
-  if (spent !== undefined && Number.isFinite(spent))
-    return void (await reservation.settle(Math.max(0, spent)));
-  // Counted as what was reserved: the platform may well have charged it.
-  await reservation.settle(limited ? price.usd : 0);
-  return `Cost: not stated by the platform${limited ? `; ${usd(price.usd)} USD counted against the spend budget (what this call reserved)` : ''}.`;
-}
-
-const usd = (amount: number) => Math.round(amount * 1e6) / 1e6;
-
-/** The lines the budget adds to a paid call's text, and what it adds to its structured result. */
-function budgetNotes(price: Price | undefined, costLine: string | undefined) {
-  const lines = [price?.shaped?.said, costLine].filter((line) => line !== undefined);
-  const fields = price?.shaped ? { shaped_by_budget: price.shaped.args } : undefined;
-  return { lines, fields };
-}
-
-/**
- * Parse, sign in if needed, check the budget, run, validate the result, render. Every failure is
- * an isError result the model can act on, except a question for the person (NeedsInput), which
- * the handler turns into input_required.
+ * Parse, sign in if needed, the paid-call step (src/budget/paid-call.ts), run, validate the
+ * result, render. Every failure is an isError result the model can act on, except a question for
+ * the person (NeedsInput), which the handler turns into input_required.
  */
 async function execute(
   deps: CallDeps,
@@ -227,14 +159,14 @@ async function execute(
     if (operation.credential === 'api_key' && credentials.signIn && !credentials.get('api_key')) {
       await credentials.signIn(signInPrompt(channel, progress, tool.pastedSignIn?.(parsed as never)));
     }
-    if (operation.nature === 'spend') await deps.beforeSpend?.();
-    const paid = metered(
-      meter,
-      deps.budget,
-      operation.nature === 'spend' ? await reserveFor(deps.budget, tool, parsed, context) : undefined,
-    );
-    // The budget may have chosen arguments so the call fits (a chat's max_tokens).
-    const sent = paid?.price.shaped ? { ...parsed, ...paid.price.shaped.args } : parsed;
+    const paid =
+      operation.nature === 'spend'
+        ? await reservePaidCall(deps.budget, tool, parsed, context, {
+            before: deps.beforeSpend,
+            watch: (reservation, reservedUsd) => meter.watch(reservation, reservedUsd),
+          })
+        : undefined;
+    const sent = paid?.args ?? parsed;
     let checked: ReturnType<typeof tool.output.safeParse>;
     let ran = false;
     try {
@@ -243,26 +175,16 @@ async function execute(
       checked = tool.output.safeParse(result);
       if (!checked.success) throw outputErrorFrom(checked.error, tool.name);
     } catch (error) {
-      // A failure after the platform may have charged (or accepted the call) keeps what was reserved
-      // as spent; so does a run that ended with a result we cannot check (a paid GET records no write).
-      const charged = ran || mayHaveCharged(error) || (writing?.writes.some(acceptedWrite) ?? false);
-      if (paid) await (charged ? paid.reservation.settle(paid.price.usd) : paid.reservation.release());
+      // A run that ended reached the platform (a paid GET records no write); so did an accepted write.
+      const counted = await paid?.failed(error, ran || (writing?.writes.some(acceptedWrite) ?? false));
       if (!writing || error instanceof NeedsInput) throw error;
-      const failure = {
-        tool,
-        args: sent as Record<string, unknown>,
-        writes: writing.writes,
-        error,
-        ...(paid && charged ? { countedUsd: paid.price.usd } : {}),
-      };
+      const failure = { tool, args: sent, writes: writing.writes, error, countedUsd: counted };
       const answer = acceptedAnswer(failure, deps.redactor);
       if (answer) return answer;
       throw withCheck(failure);
     }
-    const limited = deps.budget.limitUsd !== undefined;
-    const costLine = paid && (await settle(paid.reservation, tool, checked.data, paid.price, limited));
-    meter.succeeded(tool.spent?.(checked.data));
-    const notes = budgetNotes(paid?.price, costLine || undefined);
+    const notes = await paid?.succeeded(checked.data);
+    meter.succeeded(tool.cost?.spent(checked.data));
     return await renderResult(tool, checked.data, context.files, deps.redactor, notes);
   } catch (error) {
     if (error instanceof NeedsInput) throw error;

@@ -84,7 +84,7 @@ describe('cost in every answer that spends', () => {
     const tool = (await toolModules[name]!()).default;
     const result = await h.call(name, await CASES[name]!());
     expect(result.isError, textOf(result)).toBeFalsy();
-    const spent = tool.spent?.(out(result) as never);
+    const spent = tool.cost?.spent(out(result) as never);
     expect(spent, `${name} states no cost in its result`).toBeTypeOf('number');
     expect(amountsIn(textOf(result)), textOf(result)).toContain(spent);
   });

@@ -57,7 +57,7 @@ describe('tool registry', () => {
   it('says what each paid call cost, so the spend budget can add it up', () => {
     for (const tool of tools) {
       const spends = Object.values(tool.operations).some((op) => op.nature === 'spend');
-      expect(spends ? typeof tool.spent : 'function', tool.name).toBe('function');
+      expect(spends ? typeof tool.cost?.spent : 'function', tool.name).toBe('function');
     }
   });
 

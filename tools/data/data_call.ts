@@ -82,12 +82,14 @@ export default defineTool({
       throw await explainFailure(ctx, error, entry);
     }
   },
-  // A quote costs nothing (x402_complete counts what is paid); otherwise the tool's ceiling holds.
-  price: (args, ctx) =>
-    (args.method ?? 'POST') === 'POST' && goesAccountless(ctx, args.payment)
-      ? { usd: 0, basis: 'a payment quote costs nothing' }
-      : undefined,
-  spent: (r) => (r.payment ? 0 : r.cost),
+  cost: {
+    // A quote costs nothing (x402_complete counts what is paid); otherwise the tool's ceiling holds.
+    price: (args, ctx) =>
+      (args.method ?? 'POST') === 'POST' && goesAccountless(ctx, args.payment)
+        ? { usd: 0, basis: 'a payment quote costs nothing' }
+        : undefined,
+    spent: (r) => (r.payment ? 0 : r.cost),
+  },
   untrusted: ['data', 'summary'],
   text: (r) => {
     const payment = PaymentRequest.safeParse(r.payment);

@@ -105,7 +105,9 @@ export default defineTool({
     if (ranking) return { ...common, ...(await rank(ctx, vectors, args.documents!)) };
     return { ...common, files: await saveVectors(ctx, common.model, vectors, common.dimensions) };
   },
-  spent: (r) => r.cost,
+  cost: {
+    spent: (r) => r.cost,
+  },
   text: (r) => {
     const head = `${r.count} vectors of ${r.dimensions} numbers from ${r.model}${r.cost !== undefined ? `, cost ${usd(r.cost)} USD` : ''}${typeof r.not_usable === 'string' ? ` (${r.not_usable})` : ''}`;
     const files = r.files?.join(', ');

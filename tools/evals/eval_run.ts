@@ -146,14 +146,16 @@ export default defineTool({
     });
     return result;
   },
-  // Counted from its rows, candidates and scorers before it starts (the checks first: a bad
-  // argument is refused as such, not as a price).
-  price: async (args, ctx) => {
-    await checked(ctx, args);
-    return evalPrice(ctx, args);
+  cost: {
+    // Counted from its rows, candidates and scorers before it starts (the checks first: a bad
+    // argument is refused as such, not as a price).
+    price: async (args, ctx) => {
+      await checked(ctx, args);
+      return evalPrice(ctx, args);
+    },
+    spent: (r) => r.cost_usd,
+    // An experiment still running: what was reserved stays, until evals_read learns its cost.
+    deferred: (r) => (r.next ? { jobId: r.experiment_id } : undefined),
   },
-  spent: (r) => r.cost_usd,
-  // An experiment still running: what was reserved stays, until evals_read learns its cost.
-  deferred: (r) => (r.next ? { jobId: r.experiment_id } : undefined),
   text: summaryText,
 });

@@ -75,7 +75,9 @@ export default defineTool({
       });
     }
   },
-  spent: (r) => r.cost,
+  cost: {
+    spent: (r) => r.cost,
+  },
   text: imagesText,
   content: (r) => filesContent(r.images),
 });

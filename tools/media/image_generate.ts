@@ -83,9 +83,11 @@ export default defineTool({
       request_id: requestId,
     };
   },
-  // The catalog's price per image at the requested resolution.
-  price: (args, ctx) => imagePrice(ctx, args),
-  spent: (r) => r.cost,
+  cost: {
+    // The catalog's price per image at the requested resolution.
+    price: (args, ctx) => imagePrice(ctx, args),
+    spent: (r) => r.cost,
+  },
   text: imagesText,
   content: (r) => filesContent(r.images),
 });

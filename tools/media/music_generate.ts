@@ -31,10 +31,12 @@ export default defineTool({
     });
     return settleAudio(ctx, res, { model: args.model, maxWaitS: 50 });
   },
-  spent: (r) => r.cost,
-  // A job still running keeps its reservation: the platform's status reply states no cost, so it
-  // holds until the job fails (released) or the reservation expires (24 h).
-  deferred: (r) => (r.status === 'pending' && r.run_id ? { jobId: r.run_id } : undefined),
+  cost: {
+    spent: (r) => r.cost,
+    // A job still running keeps its reservation: the platform's status reply states no cost, so it
+    // holds until the job fails (released) or the reservation expires (24 h).
+    deferred: (r) => (r.status === 'pending' && r.run_id ? { jobId: r.run_id } : undefined),
+  },
   text: audioText,
   content: (r) => filesContent([r]),
 });

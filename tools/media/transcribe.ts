@@ -97,7 +97,9 @@ export default defineTool({
     }
     return finish(ctx, { done: res.data });
   },
-  spent: (r) => r.cost,
+  cost: {
+    spent: (r) => r.cost,
+  },
   untrusted: TRANSCRIPT_FIELDS,
   text: transcriptText,
   content: (r) => filesContent([r]),

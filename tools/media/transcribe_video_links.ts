@@ -92,7 +92,9 @@ export default defineTool({
       ...file,
     };
   },
-  spent: (r) => r.summary.total_cost,
+  cost: {
+    spent: (r) => r.summary.total_cost,
+  },
   untrusted: ['transcripts'],
   text: (r) =>
     [

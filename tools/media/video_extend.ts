@@ -35,7 +35,9 @@ export default defineTool({
     const known = acceptVideo(ctx, res.data, res.requestId, undefined);
     return awaitVideo(ctx, known, { maxWaitS: args.max_wait_s, download: true });
   },
-  spent: (r) => r.cost?.final ?? r.cost?.estimate,
+  cost: {
+    spent: (r) => r.cost?.final ?? r.cost?.estimate,
+  },
   text: videoText,
   content: (r) => filesContent([r]),
 });

@@ -150,11 +150,13 @@ export default defineTool({
     }
     return awaitVideo(ctx, known, { maxWaitS: args.max_wait_s, download: args.download });
   },
-  price: (args, ctx) => {
-    modelFields(args); // refused before the catalog read as well
-    return videoPrice(ctx, args.model, args);
+  cost: {
+    price: (args, ctx) => {
+      modelFields(args); // refused before the catalog read as well
+      return videoPrice(ctx, args.model, args);
+    },
+    spent: (r) => r.cost?.final ?? r.cost?.estimate,
   },
-  spent: (r) => r.cost?.final ?? r.cost?.estimate,
   text: videoText,
   content: (r) => filesContent([r]),
 });

@@ -50,13 +50,15 @@ export default defineTool({
     });
     return searchResult(args, data, requestId);
   },
-  // A quote costs nothing; a search costs the platform's listed price (spec 2 §4.3).
-  price: (args, ctx) =>
-    goesAccountless(ctx, args.payment)
-      ? { usd: 0, basis: 'a payment quote costs nothing' }
-      : { usd: WEB_SEARCH_USD, basis: `the platform's price of ${WEB_SEARCH_USD} USD per search` },
-  // A quote is free: x402_complete counts what is paid.
-  spent: (r) => (r.payment ? 0 : r.cost),
+  cost: {
+    // A quote costs nothing; a search costs the platform's listed price (spec 2 §4.3).
+    price: (args, ctx) =>
+      goesAccountless(ctx, args.payment)
+        ? { usd: 0, basis: 'a payment quote costs nothing' }
+        : { usd: WEB_SEARCH_USD, basis: `the platform's price of ${WEB_SEARCH_USD} USD per search` },
+    // A quote is free: x402_complete counts what is paid.
+    spent: (r) => (r.payment ? 0 : r.cost),
+  },
   untrusted: ['answer', 'results', 'structured'],
   text: searchText,
 });

@@ -34,17 +34,19 @@ export default defineTool({
     // The one place that sees the request as sent and the reply as read, byte for byte.
     return { ...out, verification: await verification(args.model, sent, ctx) };
   },
-  // The model's catalog pricing for this request's size (a malformed request is refused by run).
-  price: (args, ctx) => {
-    try {
-      return chatPrice(ctx, args, buildRequest(args));
-    } catch {
-      return undefined;
-    }
+  cost: {
+    // The model's catalog pricing for this request's size (a malformed request is refused by run).
+    price: (args, ctx) => {
+      try {
+        return chatPrice(ctx, args, buildRequest(args));
+      } catch {
+        return undefined;
+      }
+    },
+    spent: (r) => (r.cost?.currency.toUpperCase() === 'USD' ? r.cost.amount : undefined),
+    // A background response still running: what was reserved stays, until job_status learns its cost.
+    deferred: (r) => (r.next && r.response_id ? { jobId: r.response_id } : undefined),
   },
-  spent: (r) => (r.cost?.currency.toUpperCase() === 'USD' ? r.cost.amount : undefined),
-  // A background response still running: what was reserved stays, until job_status learns its cost.
-  deferred: (r) => (r.next && r.response_id ? { jobId: r.response_id } : undefined),
   text: chatText,
 });
 
