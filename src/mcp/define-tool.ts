@@ -77,7 +77,7 @@ interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
   /**
    * For a tool that writes, spends or deletes: the read that shows what a call did, named instead
    * of "call again" when the platform accepted it but its reply could not be read, or when it may
-   * have run (src/mcp/writes.ts).
+   * have run (src/mcp/writes.ts), or when a paid call's result fails its output (src/mcp/render.ts).
    */
   check?(args: z.infer<I>): NextCall;
   /**

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { InternalError, isOrbitError, type OrbitError, OutputInvalidError } from '../errors.js';
 import { type MediaContent, mediaContent } from '../files/content.js';
 import type { Files } from '../files/files.js';
-import { sayNext } from '../next-call.js';
+import { type NextCall, sayNext } from '../next-call.js';
 import type { Redactor } from '../secrets.js';
 import { cleanFields, fence, UNTRUSTED_META } from '../untrusted.js';
 import type { AnyTool } from './define-tool.js';
@@ -79,15 +79,33 @@ function asOrbitError(error: unknown): OrbitError {
   });
 }
 
-/** A tool's result that does not match its own output schema: our bug, said plainly. */
-export function outputErrorFrom(error: z.ZodError, tool: string): OutputInvalidError {
+/**
+ * A tool's result that does not match its own output schema: our bug, said plainly. After a paid
+ * call (`paid`) the call ran and may have been charged, so the fix names the read that shows what
+ * it did (the tool's `check`, also as `next`) instead of calling again.
+ */
+export function outputErrorFrom(
+  error: z.ZodError,
+  tool: string,
+  paid?: { check: NextCall | undefined },
+): OutputInvalidError {
   const issue = error.issues[0];
   const field = issue?.path.length ? issue.path.join('.') : '(result)';
+  const bug = 'This is a bug in orbit-mcp, not in your arguments';
   return new OutputInvalidError(
     `${tool} produced a result that does not match its declared output at \`${field}\`: ${issue?.message ?? 'invalid'}.`,
     {
-      fix: 'This is a bug in orbit-mcp, not in your arguments; call again, and report it if it repeats.',
+      fix: paid
+        ? checkLine(tool, paid.check, `${bug} (report it), and ${tool} ran, so it may have been charged`)
+        : `${bug}; call again, and report it if it repeats.`,
       details: { field },
+      ...(paid?.check ? { next: paid.check } : {}),
     },
   );
+}
+
+/** `<what happened>: call <the read> to see what it did, and do not call <tool> again for this.` */
+export function checkLine(tool: string, check: NextCall | undefined, happened: string): string {
+  const how = check ? `call ${sayNext(check)} to see what it did` : 'check on the platform what it did';
+  return `${happened}: ${how}, and do not call ${tool} again for this.`;
 }

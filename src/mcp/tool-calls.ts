@@ -173,7 +173,8 @@ async function execute(
       const result = await tool.run(sent, context);
       ran = true;
       checked = tool.output.safeParse(result);
-      if (!checked.success) throw outputErrorFrom(checked.error, tool.name);
+      if (!checked.success)
+        throw outputErrorFrom(checked.error, tool.name, paid && { check: tool.check?.(sent as never) });
     } catch (error) {
       // A run that ended reached the platform (a paid GET records no write); so did an accepted write.
       const counted = await paid?.failed(error, ran || (writing?.writes.some(acceptedWrite) ?? false));

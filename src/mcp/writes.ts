@@ -10,12 +10,11 @@ import {
   UpstreamInvalidError,
 } from '../errors.js';
 import { isRecord } from '../lang.js';
-import { type NextCall, sayNext } from '../next-call.js';
 import type { Redactor } from '../secrets.js';
 import type { Api } from '../upstream/client.js';
 import { mayHaveCharged, mayHaveReached } from '../upstream/failure.js';
 import type { AnyTool } from './define-tool.js';
-import type { ToolResult } from './render.js';
+import { checkLine, type ToolResult } from './render.js';
 
 /**
  * A call that writes, spends or deletes is never reported as failed once the platform accepted it
@@ -132,7 +131,7 @@ export function acceptedAnswer(failure: WriteFailure, redactor: Redactor): ToolR
     `Sent: ${JSON.stringify(answer.accepted.sent.arguments)}`,
     ...(read !== undefined ? [`Read: ${JSON.stringify(read)}`] : []),
     ...(answer.accepted.cost ? [`Cost ${answer.accepted.cost}.`] : []),
-    checkLine(tool, check, 'It ran'),
+    checkLine(tool.name, check, 'It ran'),
   ];
   return {
     content: [{ type: 'text', text: redactor.text(lines.join('\n')) }],
@@ -162,7 +161,7 @@ export function withCheck(failure: WriteFailure): unknown {
   const said = ran
     ? `The platform accepted ${write.method} ${write.path} (HTTP ${write.status}${write.requestId ? `, request id ${write.requestId}` : ''}) before this failed`
     : `${write.method} ${write.path} may have run on the platform`;
-  const fix = checkLine(tool, check, said);
+  const fix = checkLine(tool.name, check, said);
   // A class keeps its code; the fix (and `next`, when the error had none) is what changes.
   const Kind = e.constructor as new (message: string, options: OrbitErrorOptions) => OrbitError;
   return new Kind(e.message, {
@@ -177,12 +176,6 @@ export function withCheck(failure: WriteFailure): unknown {
     next: e.next ?? check,
     cause: e,
   });
-}
-
-/** `<what happened>: call <the read> to see what it did, and do not call <tool> again for this.` */
-function checkLine(tool: AnyTool, check: NextCall | undefined, happened: string): string {
-  const how = check ? `call ${sayNext(check)} to see what it did` : 'check on the platform what it did';
-  return `${happened}: ${how}, and do not call ${tool.name} again for this.`;
 }
 
 /** A value as the answer shows it: long strings, long lists and deep nesting cut; secret-named fields hidden. */

@@ -120,6 +120,33 @@ describe('a paid read whose run ended', () => {
   });
 });
 
+describe('a paid call whose result fails its declared output', () => {
+  it('names the read that shows what ran, never to call again (it was charged)', async () => {
+    // A paid GET records no write, so no accepted write answers for it: the error's own fix must.
+    const dataCall = (await import('../../tools/data/data_call.js')).default;
+    const run = dataCall.run.bind(dataCall);
+    const spy = vi.spyOn(dataCall, 'run').mockImplementation(async (...args) => {
+      await run(...args);
+      return { cost: 'not a number' } as never;
+    });
+    try {
+      const result = await h.call('data_call', {
+        endpoint: 'maps.search',
+        method: 'GET',
+        input: { query: 'coffee', location: 'Lisbon', limit: 2 },
+      });
+      expect(result.isError).toBe(true);
+      const text = textOf(result);
+      expect(text).toMatch(/^Error \(output_invalid\): data_call produced a result/);
+      expect(text).toMatch(/call usage_get to see what it did, and do not call data_call again for this/);
+      expect(text).toMatch(/^Next: call usage_get\.$/m);
+      expect(text).not.toMatch(/; call again/);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
 describe('a write that may have run', () => {
   it('a reply lost on the way back says how to check, never to call again', async () => {
     h.sandbox.faults.add({ match: { method: 'POST', path: '/api/v1/evals/projects' }, dropReply: true });

@@ -61,6 +61,13 @@ describe('tool registry', () => {
     }
   });
 
+  it('names the read that shows what a paid call did, said instead of calling again when its result is unusable', () => {
+    for (const tool of tools) {
+      const spends = Object.values(tool.operations).some((op) => op.nature === 'spend');
+      expect(spends ? typeof tool.check : 'function', tool.name).toBe('function');
+    }
+  });
+
   it('derives honest hints from what each operation does, and pairs read and write halves', () => {
     for (const tool of tools) {
       const ops = Object.values(tool.operations);
