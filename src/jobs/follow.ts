@@ -6,8 +6,8 @@ import type { JobPatch, Jobs } from './store.js';
 import { type PollInterval, type Step, type WaitOutcome, waitForJob } from './wait.js';
 
 /**
- * Following a long job, the same way for every kind: record it, wait for it within a budget with
- * progress and cancellation, keep its record current, and when the budget runs out hand back the
+ * Following a long job, the same way for every kind: record it, wait for it within `max_wait_s` with
+ * progress and cancellation, keep its record current, and when that time runs out hand back the
  * job id with the call that continues it. Tools say how to poll and what the result means.
  */
 
@@ -26,7 +26,8 @@ export interface JobScope {
   signal: AbortSignal;
 }
 
-function waitBudgetMs(maxWaitS: number): number {
+/** How long a wait of `max_wait_s` may last, bounded. */
+function waitLimitMs(maxWaitS: number): number {
   return Math.min(Math.max(0, maxWaitS), MAX_WAIT_S) * 1000;
 }
 
@@ -51,7 +52,7 @@ export async function followJob<T>(scope: JobScope, spec: FollowSpec<T>): Promis
   const outcome = await waitForJob<T>({
     signal: scope.signal,
     progress: scope.progress,
-    deadlineMs: waitBudgetMs(spec.maxWaitS),
+    deadlineMs: waitLimitMs(spec.maxWaitS),
     startMessage: spec.startMessage,
     interval: spec.interval,
     poll: spec.poll,

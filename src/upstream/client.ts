@@ -229,7 +229,7 @@ export class HttpClient {
       body = sent.bytes.length > 0 ? sent.bytes : body;
     }
     const idempotent = isIdempotent(spec.method, spec.idempotencyKey !== undefined);
-    // The budget counts the attempts too: a GET that timed out already cost timeoutMs.
+    // maxTotalWaitMs counts the attempts too: a GET that timed out already cost timeoutMs.
     const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       if (scope.signal.aborted) throw new AbortedError();

@@ -1,7 +1,7 @@
 /**
  * The retry policy of spec 1 §7.2: 408/504 and 500/502/503 back off and are retried only when the
  * call is idempotent (or carries an idempotency key); 429 was not processed, so it is retried
- * for any method when its Retry-After fits in the budget; a paid POST is never retried blindly.
+ * for any method when its Retry-After fits in `maxTotalWaitMs`; a paid POST is never retried blindly.
  */
 export interface RetryPolicy {
   maxRetries: number;

@@ -119,7 +119,7 @@ export interface SpeechTicket {
 }
 
 /**
- * Polls `GET /api/tts/status` until completed or error, within the wait budget. The poll carries
+ * Polls `GET /api/tts/status` until completed or error, within `max_wait_s`. The poll carries
  * the ticket's `cost` and `paymentSource` and `isApiRequest`, as the platform's reference shows.
  */
 export async function awaitSpeech(

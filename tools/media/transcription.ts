@@ -83,7 +83,7 @@ export const TRANSCRIPT_FIELDS = ['text', 'segments', 'words'] as const;
 
 export type Settled = { done: TranscribeReply } | { pending: { runId: string } };
 
-/** Polls the transcription status with its ticket until it ends, within the wait budget. */
+/** Polls the transcription status with its ticket until it ends, within `max_wait_s`. */
 export async function awaitTranscript(
   ctx: ToolContext,
   runId: string,

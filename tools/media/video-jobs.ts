@@ -85,7 +85,7 @@ const costOf = (known: Pick<Known, 'estimate' | 'balance'>) => ({
   ...(known.balance !== undefined ? { balance: known.balance } : {}),
 });
 
-/** Polls a video run until it ends or the wait budget runs out; saves the MP4 when asked. */
+/** Polls a video run until it ends or `max_wait_s` runs out; saves the MP4 when asked. */
 export async function awaitVideo(
   ctx: ToolContext,
   known: Known,

@@ -265,7 +265,7 @@ describe('HttpClient.request', () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it('does not retry once the attempts have used up the retry budget', async () => {
+  it('does not retry once the attempts have used up maxTotalWaitMs', async () => {
     server.script(silent);
     const error = await failure(
       makeClient({ timeoutMs: 300, maxTotalWaitMs: 100 })

@@ -94,7 +94,7 @@ describe('nextDelay', () => {
     expect(nextDelay({ kind: 'status', status: 503, retryAfterMs: 10 }, 0, true, 0, policy, top)).toBe(400);
   });
 
-  it('retries a 429 on a POST when Retry-After fits the budget, waiting exactly that long', () => {
+  it('retries a 429 on a POST when Retry-After fits the total wait, waiting exactly that long', () => {
     expect(nextDelay({ kind: 'status', status: 429, retryAfterMs: 2_000 }, 0, false, 0, policy, top)).toBe(
       2_000,
     );
@@ -112,7 +112,7 @@ describe('nextDelay', () => {
     ).toBeUndefined();
   });
 
-  it('gives up when the wait would push the total past the budget', () => {
+  it('gives up when the wait would push the total past maxTotalWaitMs', () => {
     const outcome = { kind: 'status', status: 429, retryAfterMs: 10_000 } as const;
     expect(nextDelay(outcome, 1, true, 20_000, policy, top)).toBe(10_000);
     expect(nextDelay(outcome, 1, true, 20_001, policy, top)).toBeUndefined();
@@ -155,7 +155,7 @@ describe('nextDelay', () => {
     expect(nextDelay({ kind: 'status', status: 500 }, 15, true, 0, wide, bottom)).toBe(4_000);
   });
 
-  it('has defaults that retry twice within a 30 s budget', () => {
+  it('has defaults that retry twice within 30 s in total', () => {
     expect(DEFAULT_RETRY).toMatchObject({ maxRetries: 2, maxTotalWaitMs: 30_000 });
   });
 });

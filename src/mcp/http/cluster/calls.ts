@@ -30,7 +30,7 @@ export const CallRecord = z.object({
   progressToken: z.union([z.string(), z.number()]).optional(),
   /** The job it follows and the call that continues it (a record written before it was data: none). */
   job: z.object({ id: z.string(), next: NextCall }).optional().catch(undefined),
-  /** `max_wait_s` of the call, so a replica that continues it keeps to the caller's budget. */
+  /** `max_wait_s` of the call, so a replica that continues it keeps to the caller's time. */
   maxWaitS: z.number().optional(),
   startedAt: z.number(),
   replica: z.string(),

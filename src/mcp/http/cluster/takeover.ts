@@ -48,8 +48,8 @@ export async function takeOver(
       await emit(interrupted(record));
       return;
     }
-    const budgetMs = (record.maxWaitS ?? 50) * 1000 - (Date.now() - record.startedAt);
-    const waitS = Math.max(0, Math.floor(budgetMs / 1000));
+    const leftMs = (record.maxWaitS ?? 50) * 1000 - (Date.now() - record.startedAt);
+    const waitS = Math.max(0, Math.floor(leftMs / 1000));
     deps.log.info(`continuing ${record.tool} of a stopped replica with ${next.tool}`, {
       job: record.job?.id,
     });
@@ -61,7 +61,7 @@ export async function takeOver(
 
 /**
  * Runs `next` on the server through an in-process transport; its messages go to `emit`. A tool that
- * waits (it takes `max_wait_s`) waits what is left of the caller's budget.
+ * waits (it takes `max_wait_s`) waits what is left of the caller's `max_wait_s`.
  */
 async function run(
   server: Server,
