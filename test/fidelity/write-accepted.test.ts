@@ -94,56 +94,43 @@ describe('a write the platform accepted', () => {
   });
 });
 
+/** A paid GET data call that runs for real, then ends with `result` in place of its own (a bug of ours). */
+async function dataCallEndingWith(result: unknown) {
+  const dataCall = (await import('../../tools/data/data_call.js')).default;
+  const run = dataCall.run.bind(dataCall);
+  const spy = vi.spyOn(dataCall, 'run').mockImplementation(async (...args) => {
+    await run(...args);
+    return result as never;
+  });
+  try {
+    return await h.call('data_call', {
+      endpoint: 'maps.search',
+      method: 'GET',
+      input: { query: 'coffee', location: 'Lisbon', limit: 2 },
+    });
+  } finally {
+    spy.mockRestore();
+  }
+}
+
 describe('a paid read whose run ended', () => {
   it('a paid GET whose result fails its declared output keeps what it reserved as spent', async () => {
     // A paid GET records no write, so only the end of the run says the platform was reached.
-    const dataCall = (await import('../../tools/data/data_call.js')).default;
-    const run = dataCall.run.bind(dataCall);
-    const spy = vi.spyOn(dataCall, 'run').mockImplementation(async (...args) => {
-      await run(...args);
-      return 'not a result' as never;
-    });
-    try {
-      const before = await budgetOf();
-      const result = await h.call('data_call', {
-        endpoint: 'maps.search',
-        method: 'GET',
-        input: { query: 'coffee', location: 'Lisbon', limit: 2 },
-      });
-      expect(result.isError).toBe(true);
-      const after = await budgetOf();
-      expect(after.spent_usd).toBeGreaterThan(before.spent_usd!);
-      expect(after.reserved_usd).toBe(0);
-    } finally {
-      spy.mockRestore();
-    }
+    const before = await budgetOf();
+    const result = await dataCallEndingWith('not a result');
+    expect(result.isError).toBe(true);
+    const after = await budgetOf();
+    expect(after.spent_usd).toBeGreaterThan(before.spent_usd!);
+    expect(after.reserved_usd).toBe(0);
   });
-});
 
-describe('a paid call whose result fails its declared output', () => {
   it('names the read that shows what ran, never to call again (it was charged)', async () => {
-    // A paid GET records no write, so no accepted write answers for it: the error's own fix must.
-    const dataCall = (await import('../../tools/data/data_call.js')).default;
-    const run = dataCall.run.bind(dataCall);
-    const spy = vi.spyOn(dataCall, 'run').mockImplementation(async (...args) => {
-      await run(...args);
-      return { cost: 'not a number' } as never;
-    });
-    try {
-      const result = await h.call('data_call', {
-        endpoint: 'maps.search',
-        method: 'GET',
-        input: { query: 'coffee', location: 'Lisbon', limit: 2 },
-      });
-      expect(result.isError).toBe(true);
-      const text = textOf(result);
-      expect(text).toMatch(/^Error \(output_invalid\): data_call produced a result/);
-      expect(text).toMatch(/call usage_get to see what it did, and do not call data_call again for this/);
-      expect(text).toMatch(/^Next: call usage_get\.$/m);
-      expect(text).not.toMatch(/; call again/);
-    } finally {
-      spy.mockRestore();
-    }
+    // No accepted write answers for a paid GET: the error's own fix must.
+    const text = textOf(await dataCallEndingWith({ cost: 'not a number' }));
+    expect(text).toMatch(/^Error \(output_invalid\): data_call produced a result/);
+    expect(text).toMatch(/call usage_get to see what it did, and do not call data_call again for this/);
+    expect(text).toMatch(/^Next: call usage_get\.$/m);
+    expect(text).not.toMatch(/; call again/);
   });
 });
 
