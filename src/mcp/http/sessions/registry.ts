@@ -31,7 +31,7 @@ export interface Session {
   id?: string;
   transport?: SessionTransport;
   /** Hands one HTTP request of the session to its transport. */
-  handle?: (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>;
+  handle?: (req: IncomingMessage, res: ServerResponse, body: unknown, resumable: boolean) => Promise<void>;
   server?: Server;
   /** Fingerprint of all the caller sent (key and admin credentials); bound for life, nothing else is served on it. */
   owner: string;
