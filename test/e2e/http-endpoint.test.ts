@@ -190,6 +190,21 @@ describe('resuming a dropped stream', () => {
     return { seen, retry };
   }
 
+  it('lets a second listening stream take over from the first instead of answering 409', async () => {
+    const { id } = await openSession(http.url);
+    const first = await getStream(http.url, id);
+    expect(first.status).toBe(200);
+    // Opened while the first is still open (the AI SDK opens two at once after initialize; a client
+    // whose connection dropped unnoticed reconnects the same way).
+    const second = await getStream(http.url, id);
+    expect(second.status).toBe(200);
+    expect(second.headers.get('content-type')).toContain('text/event-stream');
+    // The first ends: its reader comes to the end of the stream.
+    const reader = first.body!.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read());
+    await second.body!.cancel();
+  });
+
   it('primes a stream (an empty event with an id, and a retry interval) only for a call that can outlive its connection', async () => {
     const client = new Client({ name: 'raw', version: '1' });
     const transport = new StreamableHTTPClientTransport(new URL(http.url));

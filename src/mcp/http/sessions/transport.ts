@@ -74,6 +74,11 @@ export async function openSessionTransport(options: SessionTransportOptions): Pr
   return {
     transport,
     handle: async (req, res, body, resumable) => {
+      // A new listening stream takes over from the one before (the SDK answers 409 while one is
+      // open): a client that reconnects before the server noticed its old connection drop, or
+      // one that opened two at once (the AI SDK after initialize), keeps listening.
+      if (req.method === 'GET' && req.headers['last-event-id'] === undefined)
+        transport.closeStandaloneSSEStream();
       // The body was read (and capped) by the endpoint; the transport gets it parsed.
       if (body !== undefined) bodies.set(req, body);
       const delivered = options.events.delivered;
