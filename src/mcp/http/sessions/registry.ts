@@ -139,7 +139,7 @@ export class SessionRegistry {
   track(session: Session, res: ServerResponse): void {
     session.lastSeen = Date.now();
     session.open++;
-    res.once('close', () => {
+    res.on('close', () => {
       session.open--;
       session.lastSeen = Date.now();
       // An initialize that never produced a session frees its slot.
