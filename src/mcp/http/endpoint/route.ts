@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
+  classifyInboundRequest,
   createMcpHandler,
   isInitializeRequest,
-  isLegacyRequest,
   type Server,
 } from '@modelcontextprotocol/server';
 import type { Toolset } from '../../../config.js';
@@ -55,10 +55,7 @@ export function routeStep(deps: RouteDeps): Step {
     const { req, res, body } = r;
     const credentials = r.credentials!;
     const sessionId = stateless ? undefined : header(req, 'mcp-session-id');
-    const era2025 =
-      Boolean(sessionId) ||
-      req.method !== 'POST' ||
-      (await isLegacyRequest(await toWebRequest(req, body), body));
+    const era2025 = Boolean(sessionId) || req.method !== 'POST' || isLegacy(req, body);
     // The SDK checks these headers on 2026-07-28 requests only; the 2025 path is ours to check.
     const mismatch = era2025 ? headerMismatch(req, body) : undefined;
     if (mismatch) {
@@ -98,6 +95,30 @@ export function routeStep(deps: RouteDeps): Step {
     return sessions.open(req, res, credentials, vouched.checked, body, r.toolsets);
   };
   return (r) => route(r).then(() => true);
+}
+
+/**
+ * The SDK's era classification (what its `isLegacyRequest` decides) on the request as it is: that
+ * predicate wants a web Request, and building one per call (every header copied, the body
+ * serialised again) only to read three headers was measurable per 2026-07-28 call (bench/NOTES.md).
+ */
+function isLegacy(req: IncomingMessage, body: unknown): boolean {
+  // No JSON body: the 2025 path answers it (the SDK's predicate says legacy too).
+  if (body === undefined) return true;
+  const outcome = classifyInboundRequest({
+    httpMethod: req.method ?? 'GET',
+    protocolVersionHeader: joined(req, 'mcp-protocol-version'),
+    mcpMethodHeader: joined(req, 'mcp-method'),
+    mcpNameHeader: joined(req, 'mcp-name'),
+    body,
+  });
+  return outcome.kind === 'legacy';
+}
+
+/** A header as a web Request gives it: repeated values joined with a comma. */
+function joined(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function withCaller(req: IncomingMessage, caller: Caller) {
