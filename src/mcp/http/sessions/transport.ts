@@ -109,7 +109,7 @@ export async function openSessionTransport(options: SessionTransportOptions): Pr
   };
 }
 
-/** What the SDK's transport keeps to itself and primeOnly reaches (test/unit/mcp/http/sessions/priming.test.ts checks it still holds). */
+/** What the SDK's transport keeps to itself and primeOnly reaches (test/unit/mcp/http/sessions/priming.test.ts checks they are still there). */
 interface TransportInternals {
   writePrimingEvent(controller: unknown, encoder: unknown, streamId: string, version: string): Promise<void>;
   _requestToStreamMapping: Map<RequestId, string>;
