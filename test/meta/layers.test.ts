@@ -70,7 +70,8 @@ describe('layers', () => {
     const http = [...new Set(edges.flatMap((e) => [e.from, e.to]))].filter(
       (path) => path.startsWith('src/mcp/http/') && !path.startsWith('src/mcp/http/auth/'),
     );
-    const reading = /'authorization'|'x-api-key'|MANAGEMENT_TOKEN_HEADER|SESSION_HEADER|requestCredential|requestExtras/;
+    const reading =
+      /'authorization'|'x-api-key'|MANAGEMENT_TOKEN_HEADER|SESSION_HEADER|requestCredential|requestExtras/;
     expect(http.length).toBeGreaterThan(20);
     expect(http.filter((path) => reading.test(readFileSync(path, 'utf8')))).toEqual([]);
     const found = edges.filter(
