@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { resolveToolsets, type Toolset, type ToolsetChoice } from '../config.js';
 import { viewUri } from './apps.js';
-import type { AnyTool } from './define-tool.js';
+import type { AnyTool, LongCall } from './define-tool.js';
 import { toolListing } from './listing.js';
 
 export type ToolLoader = () => Promise<{ default: AnyTool }>;
@@ -17,6 +17,8 @@ export interface CatalogEntry {
   /** Neither writes nor spends: the only tools shown in read-only mode. */
   readOnly: boolean;
   listing: Tool;
+  /** How its calls can take long (they report progress, or wait on a job): see define-tool.ts. */
+  long?: LongCall;
   /** The view's `ui://` URI, added to the listing as `_meta.ui.resourceUri` for hosts that render views. */
   view?: string;
 }
@@ -27,6 +29,7 @@ export function catalogEntry(tool: AnyTool): CatalogEntry {
     toolset: tool.toolset,
     readOnly: tool.annotations.readOnlyHint,
     listing: toolListing(tool),
+    ...(tool.long ? { long: tool.long } : {}),
     ...(tool.view ? { view: viewUri(tool.view) } : {}),
   };
 }

@@ -26,6 +26,9 @@ export interface OperationSpec {
   idempotent?: boolean;
 }
 
+/** How a call can take long: see `long` below. */
+export type LongCall = 'progress' | 'job';
+
 /** Honest hints for the client (MCP tool annotations), derived from the operations. */
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -62,6 +65,12 @@ interface ToolCommon<I extends z.ZodObject, O extends z.ZodObject> {
    * that move long results to a file keep results up to this inline (`_meta["anthropic/maxResultSizeChars"]`).
    */
   resultChars?: number;
+  /**
+   * A call can take long: it reports progress as it goes, or it waits on a platform job. Over HTTP
+   * such a call can outlive its connection, so its stream is made resumable from the start (a
+   * client that asked for progress, or any for a job); other calls answer plainly.
+   */
+  long?: LongCall;
   run(args: z.infer<I>, ctx: ToolContext): Promise<z.infer<O>>;
   /** Compact text for the model; defaults to JSON of the result. */
   text?(result: z.infer<O>): string;

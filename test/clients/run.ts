@@ -98,6 +98,13 @@ try {
     ...(python?.rows ?? []).map((row) => (row.result ? { ...row, strict: strict[row.result.id] } : row)),
   ];
   console.log(`\n${render(rows)}\n`);
+  // Errors a client's transport reported (the AI SDK logged one per empty priming event, and its
+  // session-less GET's 400): each fails its row, and the run says how many there were.
+  const transportErrors = all.flatMap((result) =>
+    (result.transportErrors ?? []).map((error) => `${result.id}: ${error}`),
+  );
+  console.log(`transport errors reported by clients: ${transportErrors.length}`);
+  for (const error of transportErrors) console.log(`  ${error}`);
   const failed = rows.filter((row) => !row.skipped && !rowPassed(row));
   const skipped = rows.filter((row) => row.skipped);
   for (const row of skipped) console.log(`skipped ${row.case.id}: ${row.skipped}`);
@@ -121,13 +128,18 @@ function rowPassed({ case: c, result, strict }: Row): boolean {
   const cells = [result?.list, strict, result?.chat, result?.search, result?.image];
   return (
     cells.every((cell) => cell?.status === 'pass' || cell?.status === 'n/a') &&
-    eraMatches(c.era, result?.wireEra)
+    eraMatches(c.era, result?.wireEra) &&
+    !result?.transportErrors?.length
   );
 }
 
 function summary(c: Case, result: WorkerResult): string {
   const cells = [result.list, result.chat, result.search, result.image];
-  return cells.every((cell) => cell.status !== 'fail') && eraMatches(c.era, result.wireEra) ? 'ok  ' : 'FAIL';
+  const passed =
+    cells.every((cell) => cell.status !== 'fail') &&
+    eraMatches(c.era, result.wireEra) &&
+    !result.transportErrors?.length;
+  return passed ? 'ok  ' : 'FAIL';
 }
 
 /** Runs one case in its own process, killed (with everything it started) after CASE_MS. */

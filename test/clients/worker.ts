@@ -41,6 +41,7 @@ try {
   const driver: { open: Open } = await import(`./drivers/${which.client}.js`);
   session = await bounded('connect', 30_000, driver.open(target));
   result = { ...base, version: session.version, ...(await journey(session, which.client)) };
+  result.transportErrors = session.transportErrors?.();
 } catch (error) {
   const note = error instanceof Error ? error.message.split('\n')[0]! : String(error);
   const failed = { status: 'fail', note } as const;

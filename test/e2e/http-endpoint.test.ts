@@ -175,29 +175,81 @@ describe('resuming a dropped stream', () => {
     }
   });
 
-  it('opens each streamed reply with a priming event and a retry interval, so a client can resume', async () => {
+  /** One POST of the session, its SSE events read whole (id and data of each, and the retry field). */
+  async function events(sessionId: string, message: object) {
+    const res = await post(http.url, message, { sessionId });
+    const seen: { id?: string; data: string }[] = [];
+    let retry: number | undefined;
+    const parser = createParser({
+      onEvent: (event) => seen.push({ id: event.id, data: event.data }),
+      onRetry: (ms) => {
+        retry = ms;
+      },
+    });
+    parser.feed(await res.text());
+    return { seen, retry };
+  }
+
+  it('lets a second listening stream take over from the first instead of answering 409', async () => {
+    const { id } = await openSession(http.url);
+    const first = await getStream(http.url, id);
+    expect(first.status).toBe(200);
+    // Opened while the first is still open (the AI SDK opens two at once after initialize; a client
+    // whose connection dropped unnoticed reconnects the same way).
+    const second = await getStream(http.url, id);
+    expect(second.status).toBe(200);
+    expect(second.headers.get('content-type')).toContain('text/event-stream');
+    // The first ends: its reader comes to the end of the stream.
+    const reader = first.body!.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read());
+    await second.body!.cancel();
+  });
+
+  it('primes a stream (an empty event with an id, and a retry interval) only for a call that can outlive its connection', async () => {
     const client = new Client({ name: 'raw', version: '1' });
     const transport = new StreamableHTTPClientTransport(new URL(http.url));
     await client.connect(transport);
+    const sessionId = transport.sessionId!;
+    const primed = (seen: { data: string }[]) => seen[0]?.data === '';
     try {
-      const res = await post(
-        http.url,
-        { jsonrpc: '2.0', id: 7, method: 'tools/list' },
-        { sessionId: transport.sessionId! },
-      );
-      const events: { id?: string; data: string }[] = [];
-      let retry: number | undefined;
-      const parser = createParser({
-        onEvent: (event) => events.push({ id: event.id, data: event.data }),
-        onRetry: (ms) => {
-          retry = ms;
-        },
+      // A short request answers with its reply alone (the AI SDK logged an error for each empty event).
+      const list = await events(sessionId, { jsonrpc: '2.0', id: 7, method: 'tools/list' });
+      expect(list.seen).toHaveLength(1);
+      expect(list.retry).toBeUndefined();
+      expect(JSON.parse(list.seen[0]!.data)).toMatchObject({ id: 7, result: { tools: expect.any(Array) } });
+      const status = await events(sessionId, {
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'auth_status', arguments: {}, _meta: { progressToken: 8 } },
       });
-      parser.feed(await res.text());
-      expect(events[0]).toEqual({ id: expect.any(String), data: '' });
-      expect(retry).toBeGreaterThan(0);
-      expect(events.at(-1)!.id).toBeTruthy();
-      expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ id: 7, result: { tools: expect.any(Array) } });
+      expect(primed(status.seen)).toBe(false);
+      // A tool that reports progress, called without asking for it, cannot outlive the connection either.
+      const quiet = await events(sessionId, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: CHAT });
+      expect(primed(quiet.seen)).toBe(false);
+      expect(JSON.parse(quiet.seen.at(-1)!.data)).toMatchObject({ id: 9, result: expect.any(Object) });
+
+      // The same call with a progress token is followed as it goes: primed, so it can be resumed.
+      const followed = await events(sessionId, {
+        jsonrpc: '2.0',
+        id: 10,
+        method: 'tools/call',
+        params: { ...CHAT, _meta: { progressToken: 'p10' } },
+      });
+      expect(followed.seen[0]).toEqual({ id: expect.any(String), data: '' });
+      expect(followed.retry).toBeGreaterThan(0);
+      expect(followed.seen.at(-1)!.id).toBeTruthy();
+      expect(JSON.parse(followed.seen.at(-1)!.data)).toMatchObject({ id: 10, result: expect.any(Object) });
+
+      // A tool that waits on a platform job is primed even without a progress token.
+      const job = await events(sessionId, {
+        jsonrpc: '2.0',
+        id: 11,
+        method: 'tools/call',
+        params: { name: 'job_status', arguments: { run_id: 'unknown-run' } },
+      });
+      expect(job.seen[0]).toEqual({ id: expect.any(String), data: '' });
+      expect(job.retry).toBeGreaterThan(0);
     } finally {
       await client.close();
     }

@@ -104,6 +104,19 @@ describe('HTTP refusals', () => {
     expect(answer.body).toEqual(shape(code, reason));
   });
 
+  it('answers a GET without a session with 405 and the methods it allows (the transport rules: no stream here, go on without)', async () => {
+    const answer = await send('/mcp', { method: 'GET', headers: { accept: 'text/event-stream' } });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.allow).toBe('GET, POST, DELETE');
+    expect(answer.body).toEqual(shape(-32000, 'method_not_allowed'));
+  });
+
+  it('answers a DELETE without a session as before: send initialize first', async () => {
+    const answer = await send('/mcp', { method: 'DELETE', headers: HEADERS });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(shape(-32000, 'bad_request'));
+  });
+
   it('answers an oversized body with 413 in the same shape, and closes the connection', async () => {
     const answer = await send('/mcp', { headers: HEADERS, body: Buffer.alloc(17 * 1_048_576, 0x20) });
     expect(answer.status).toBe(413);

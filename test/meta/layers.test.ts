@@ -135,6 +135,20 @@ describe('layers', () => {
     expect(list(found)).toEqual([]);
   });
 
+  it('reads request credentials only in src/mcp/http/auth (the endpoint, sessions and replicas get them from there)', () => {
+    const http = [...new Set(edges.flatMap((e) => [e.from, e.to]))].filter(
+      (path) => path.startsWith('src/mcp/http/') && !path.startsWith('src/mcp/http/auth/'),
+    );
+    const reading =
+      /'authorization'|'x-api-key'|MANAGEMENT_TOKEN_HEADER|SESSION_HEADER|requestCredential|requestExtras/;
+    expect(http.length).toBeGreaterThan(20);
+    expect(http.filter((path) => reading.test(readFileSync(path, 'utf8')))).toEqual([]);
+    const found = edges.filter(
+      (e) => e.from.startsWith('src/mcp/http/auth/') && e.to.startsWith('src/mcp/http/endpoint/'),
+    );
+    expect(list(found).filter((edge) => !edge.endsWith('endpoint/refuse.ts'))).toEqual([]);
+  });
+
   it('keeps the sandbox apart: it imports only itself and src/word.ts; others reach it only through its index, lazily', () => {
     const out = edges.filter(
       (e) => e.from.startsWith('src/sandbox/') && !e.to.startsWith('src/sandbox/') && e.to !== 'src/word.ts',

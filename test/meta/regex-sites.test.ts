@@ -70,7 +70,7 @@ const VERDICTS = new Map<string, string>([
     'safe: applied to our own templates, never to a URI (the URI is scanned with indexOf)',
   ],
   ['src/mcp/http/endpoint/log.ts /^[a-z][a-z0-9_/]{0,63}$/i', SAFE],
-  ['src/mcp/http/endpoint/request.ts /^Bearer\\s+(\\S+)$/i', SAFE],
+  ['src/mcp/http/auth/request-credentials.ts /^Bearer\\s+(\\S+)$/i', SAFE],
   ['src/mcp/http/endpoint/request.ts /:(\\d+)$/', SAFE],
   ['src/mcp/standard-headers.ts /^=\\?base64\\?([A-Za-z0-9+/]*={0,2})\\?=$/', SAFE],
   ['src/mcp/stdio-transport.ts /\\r$/', SAFE],

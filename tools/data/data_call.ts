@@ -22,6 +22,7 @@ export default defineTool({
   description:
     'Fetch data: scrape a web page, places and reviews on a map, social profiles, posts, followers, contact details, find or verify an email address or pattern, company info. Ids: data_endpoints. Paid; else x402 quote.',
   toolset: 'data',
+  long: 'progress',
   resultChars: LONG_RESULT_CHARS,
   view: 'payment',
   credential: 'optional',

@@ -26,6 +26,7 @@ export default defineTool({
   description:
     'Embeddings: vectors of text (.json and .npy files), or documents ranked by semantic similarity or relevance to a query: search, rank, match, cluster. Paid.',
   toolset: 'embeddings',
+  long: 'progress',
   credential: 'api_key',
   input: z.object({
     input: z.unknown().optional().describe('text or list'),

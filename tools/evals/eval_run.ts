@@ -82,6 +82,7 @@ export default defineTool({
   description:
     'Run an evaluation: compare or benchmark 1-5 models or prompts on test questions, scoring answers: scores, cost, worst items; past max_wait_s the experiment id.',
   toolset: 'evals',
+  long: 'job',
   view: 'scores',
   credential: 'api_key',
   nature: 'spend',

@@ -11,6 +11,7 @@ export default defineTool({
   description:
     'Edit an existing image or photo by prompt: remove or replace background or object, change, retouch, combine pictures; optional mask. New images: image_generate.',
   toolset: 'media',
+  long: 'progress',
   view: 'gallery',
   credential: 'api_key',
   input: z.object({

@@ -16,6 +16,7 @@ export default defineTool({
   description:
     'Create an image from a prompt: draw, design or paint a picture, photo, logo, icon, illustration, poster, art; optional references. Saves files. Existing image: image_edit.',
   toolset: 'media',
+  long: 'progress',
   view: 'gallery',
   credential: 'api_key',
   input: z.looseObject({

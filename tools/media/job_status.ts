@@ -38,6 +38,7 @@ export default defineTool({
   description:
     'Done yet? Check or wait for a speech, transcription or background chat run to finish, by run_id, after a timeout; saves the result. Free. Videos: video_status.',
   toolset: 'media',
+  long: 'job',
   resultChars: LONG_RESULT_CHARS,
   credential: 'api_key',
   nature: 'read',

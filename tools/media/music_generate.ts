@@ -10,6 +10,7 @@ export default defineTool({
   description:
     'Compose music from a prompt: song, jingle, melody, soundtrack, background track (models_list kind=audio); saves the audio. Spoken words: speech_generate.',
   toolset: 'media',
+  long: 'job',
   view: 'player',
   credential: 'api_key',
   input: z.object({

@@ -11,6 +11,7 @@ export default defineTool({
   description:
     'Text to speech: read text aloud, narration, voiceover in a chosen voice; saves MP3 or WAV audio. Past max_wait_s: run_id for job_status. Music: music_generate.',
   toolset: 'media',
+  long: 'job',
   view: 'player',
   credential: 'api_key',
   input: z.object({

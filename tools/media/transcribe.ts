@@ -21,6 +21,7 @@ export default defineTool({
   description:
     'Convert speech in an audio or video file to text: transcript of a meeting, interview, podcast, lecture, voice memo; subtitles with timings, speaker labels. Slow: job_status. Links: transcribe_video_links.',
   toolset: 'media',
+  long: 'job',
   resultChars: LONG_RESULT_CHARS,
   credential: 'api_key',
   input: z.object({

@@ -31,6 +31,7 @@ export default defineTool({
   description:
     'Transcripts of 1-10 video links or URLs (YouTube, TikTok, others), to summarize or quote a video; $0.01 per success. Audio files: transcribe.',
   toolset: 'media',
+  long: 'progress',
   resultChars: LONG_RESULT_CHARS,
   credential: 'api_key',
   input: z.object({ urls: z.array(z.string()).min(1).max(10) }),

@@ -11,6 +11,7 @@ export default defineTool({
   description:
     'Extend a finished video: continue the clip, longer by a few seconds, with a prompt (extendable family); other models: video_generate with video.',
   toolset: 'media',
+  long: 'job',
   view: 'player',
   credential: 'api_key',
   input: z.object({

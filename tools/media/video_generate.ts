@@ -120,6 +120,7 @@ export default defineTool({
   description:
     'Make or create a short video clip or film from text, or animate an image or photo; saves the MP4. Past max_wait_s: run id for video_status; then video_extend.',
   toolset: 'media',
+  long: 'job',
   view: 'player',
   credential: 'api_key',
   input: Input,

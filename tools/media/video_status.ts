@@ -10,6 +10,7 @@ export default defineTool({
   description:
     'Video done yet? Check or wait for a video render by run id; fetch the MP4 when finished. Free. Id lost when a call timed out: video_recent. Other runs: job_status.',
   toolset: 'media',
+  long: 'job',
   view: 'player',
   credential: 'api_key',
   input: z.object({

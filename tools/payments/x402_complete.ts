@@ -23,6 +23,7 @@ export default defineTool({
   description:
     'After paying a quote (USDC, Lightning invoice): waits for payment or replays with preimage or x_payment; returns the result.',
   toolset: 'payments',
+  long: 'job',
   credential: 'none',
   input: z.object({
     quote_id: z.string(),

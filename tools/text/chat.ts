@@ -17,6 +17,7 @@ export default defineTool({
   description:
     'Ask any LLM (GPT, Claude, Gemini, Llama, Mistral; ids: models_list) to answer, write, code, summarize, translate; continue a conversation; tools, reasoning. Size first: tokens_count.',
   toolset: 'text',
+  long: 'progress',
   view: 'attestation',
   credential: 'api_key',
   input: Input,

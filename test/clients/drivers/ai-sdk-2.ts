@@ -30,7 +30,10 @@ function reply(text: string): Generated {
 }
 
 export async function open(input: WorkerInput): Promise<Session> {
+  const transportErrors: string[] = [];
   const client = await createMCPClient({
+    // What the client's transport reports (a message it could not parse, a failed GET stream).
+    onUncaughtError: (error) => transportErrors.push(error instanceof Error ? error.message : String(error)),
     transport:
       input.case.transport === 'stdio'
         ? new Experimental_StdioMCPTransport({ ...input.server, stderr: 'ignore' })
@@ -79,6 +82,7 @@ export async function open(input: WorkerInput): Promise<Session> {
       if (!received) throw new Error(`the model never received the ${name} result`);
       return { ...received, isError: received.isError || mcpIsError(output) };
     },
+    transportErrors: () => transportErrors,
     close: () => client.close(),
   };
 }

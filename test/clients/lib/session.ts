@@ -23,6 +23,8 @@ export interface Session {
   noProgress?: string;
   /** How calls are made, when it is worth saying (e.g. through a mock model). */
   callNote?: string;
+  /** What the client's transport reported as errors so far, where the client lets one see them. */
+  transportErrors?(): string[];
   close(): Promise<void>;
 }
 

@@ -70,5 +70,7 @@ export interface WorkerResult {
   frameworkStrict?: StrictTool[];
   /** The framework's warnings while converting to strict mode (openai-agents only). */
   strictWarnings?: string[];
+  /** Errors the client's transport reported during the journey (AI SDK: its onUncaughtError). */
+  transportErrors?: string[];
   error?: string;
 }

@@ -5,9 +5,9 @@ import type { Logger } from '../../../log.js';
 import type { Store } from '../../../store/store.js';
 import type { HttpClient } from '../../../upstream/client.js';
 import { refuse } from '../endpoint/refuse.js';
-import { requestCredential } from '../endpoint/request.js';
 import { clientAddress } from './client-address.js';
 import { KeyChecker } from './key-check.js';
+import { requestCredential, requestExtras } from './request-credentials.js';
 import { publicOrigin, wwwAuthenticate } from './resource-metadata.js';
 
 export type Vouched = { ok: true; credential: Credential; checked: boolean } | { ok: false };
@@ -38,10 +38,13 @@ export class HttpAuth {
     return clientAddress(req, this.trustedHops);
   }
 
-  /** The request's credential, or a 401 pointing to the authorization server. */
-  credential(req: IncomingMessage, res: ServerResponse): Credential | undefined {
+  /**
+   * The request's key first, then the management token and session it sent beside it (for the
+   * admin tools); with no key, a 401 pointing to the authorization server.
+   */
+  credentials(req: IncomingMessage, res: ServerResponse): [Credential, ...Credential[]] | undefined {
     const credential = requestCredential(req, this.target);
-    if (credential) return credential;
+    if (credential) return [credential, ...requestExtras(req)];
     refuse(
       res,
       401,

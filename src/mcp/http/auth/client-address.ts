@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { header } from '../endpoint/request.js';
+import { header } from './headers.js';
 
 /**
  * The address a request's per-address limits count against. Behind `trustedHops` proxies of the

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Target } from '../../../context.js';
 import {
   type Credential,
   type CredentialKind,
@@ -6,7 +8,34 @@ import {
   describeCredentials,
 } from '../../../credentials.js';
 import { PLATFORM_WORD } from '../../../word.js';
-import { MANAGEMENT_TOKEN_HEADER, SESSION_HEADER } from '../endpoint/request.js';
+import { header } from './headers.js';
+
+/**
+ * Bearer or x-api-key; with --sandbox an anonymous request gets the demo key, never elsewhere.
+ * The key is this request's secret alone: its server redacts it, the process does not keep it.
+ */
+export function requestCredential(req: IncomingMessage, target: Target): Credential | undefined {
+  const auth = header(req, 'authorization');
+  const bearer = auth?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const value = bearer ?? header(req, 'x-api-key');
+  if (value) return { kind: 'api_key', value, source: 'request' };
+  if (target.kind === 'sandbox') return { kind: 'api_key', value: target.demoKey, source: 'sandbox' };
+  return undefined;
+}
+
+/** Headers that carry the admin credentials a caller may add to its key (never in a URL). */
+export const MANAGEMENT_TOKEN_HEADER = `x-${PLATFORM_WORD}-management-token`;
+export const SESSION_HEADER = `x-${PLATFORM_WORD}-session`;
+
+/** The management token and session a caller sent beside its key, for the admin tools. */
+export function requestExtras(req: IncomingMessage): Credential[] {
+  const extras: Credential[] = [];
+  const token = header(req, MANAGEMENT_TOKEN_HEADER);
+  if (token) extras.push({ kind: 'management_token', value: token, source: 'request' });
+  const session = header(req, SESSION_HEADER);
+  if (session) extras.push({ kind: 'session', value: session, source: 'request' });
+  return extras;
+}
 
 /**
  * What one HTTP caller sent (its key, and a management token or session for the admin tools), for

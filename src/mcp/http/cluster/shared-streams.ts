@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
 import type { Logger } from '../../../log.js';
 import type { Store } from '../../../store/store.js';
-import { header } from '../endpoint/request.js';
+import { header } from '../auth/headers.js';
 import { type OpenTransport, RECONNECT_MS } from '../sessions/transport.js';
 import { announceAnswers, isAnswers } from './answers.js';
 import type { CallTracker } from './calls.js';

@@ -35,7 +35,8 @@ export class Drain {
   track(req: IncomingMessage, res: ServerResponse): void {
     const set = req.method === 'GET' ? this.streams : this.calls;
     set.add(res);
-    res.once('close', () => {
+    // 'close' comes once: a plain listener, without the wrapper `once` makes per request.
+    res.on('close', () => {
       set.delete(res);
       if (this.calls.size === 0) this.settled?.();
     });

@@ -11,6 +11,7 @@ export type RefusalCode =
   | 'invalid_token'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'session_not_found'
   | 'too_large'
   | 'too_many_requests'

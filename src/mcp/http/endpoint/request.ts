@@ -1,41 +1,11 @@
 /**
- * Reading and answering one HTTP request of the MCP endpoint: its credential, the Host/Origin checks
+ * Reading and answering one HTTP request of the MCP endpoint: the Host/Origin checks
  * against DNS rebinding, the capped JSON body, and JSON replies.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import { ALL_TOOLSETS, ConfigSchema, type Toolset } from '../../../config.js';
-import type { Target } from '../../../context.js';
-import type { Credential } from '../../../credentials.js';
 import { notePayload } from '../../../heap.js';
-import { PLATFORM_WORD } from '../../../word.js';
-
-/**
- * Bearer or x-api-key; with --sandbox an anonymous request gets the demo key, never elsewhere.
- * The key is this request's secret alone: its server redacts it, the process does not keep it.
- */
-export function requestCredential(req: IncomingMessage, target: Target): Credential | undefined {
-  const auth = header(req, 'authorization');
-  const bearer = auth?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  const value = bearer ?? header(req, 'x-api-key');
-  if (value) return { kind: 'api_key', value, source: 'request' };
-  if (target.kind === 'sandbox') return { kind: 'api_key', value: target.demoKey, source: 'sandbox' };
-  return undefined;
-}
-
-/** Headers that carry the admin credentials a caller may add to its key (never in a URL). */
-export const MANAGEMENT_TOKEN_HEADER = `x-${PLATFORM_WORD}-management-token`;
-export const SESSION_HEADER = `x-${PLATFORM_WORD}-session`;
-
-/** The management token and session a caller sent beside its key, for the admin tools. */
-export function requestExtras(req: IncomingMessage): Credential[] {
-  const extras: Credential[] = [];
-  const token = header(req, MANAGEMENT_TOKEN_HEADER);
-  if (token) extras.push({ kind: 'management_token', value: token, source: 'request' });
-  const session = header(req, SESSION_HEADER);
-  if (session) extras.push({ kind: 'session', value: session, source: 'request' });
-  return extras;
-}
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -70,11 +40,6 @@ export function parseToolsets(value: string | null): Toolset[] | undefined | Err
   const parsed = ConfigSchema.shape.toolsets.safeParse(value);
   if (!parsed.success) return new Error(parsed.error.issues.map((issue) => issue.message).join('; '));
   return parsed.data === 'all' ? [...ALL_TOOLSETS] : parsed.data;
-}
-
-export function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** Inline media arguments (base64 data URLs of a few 4 MB inputs) fit; a flood of bytes does not. */

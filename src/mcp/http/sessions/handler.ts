@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/server';
 import type { Toolset } from '../../../config.js';
 import type { Credential } from '../../../credentials.js';
 import { isRecord } from '../../../lang.js';
 import type { Logger } from '../../../log.js';
 import type { Store } from '../../../store/store.js';
 import { fingerprint, fingerprintAll } from '../../../tenant.js';
+import type { LongCall } from '../../define-tool.js';
 import type { HttpAuth } from '../auth/bearer.js';
 import { onAnswers } from '../cluster/answers.js';
 import { CallTracker } from '../cluster/calls.js';
@@ -15,15 +15,10 @@ import { DEFAULT_SHARED_EVENT_BOUNDS, SharedEventStore } from '../cluster/event-
 import { type SharedSessionState, type SharedSessions, serveShared } from '../cluster/shared-streams.js';
 import { refuse } from '../endpoint/refuse.js';
 import { SessionEventStore } from './event-store-memory.js';
+import { outlivesConnection } from './priming.js';
 import { type Session, type SessionLimits, SessionRegistry } from './registry.js';
+import type { RemoteServerFactory } from './servers.js';
 import { openSessionTransport, replayHandshake } from './transport.js';
-
-/** Builds the server of a session, told when the platform refuses the session's key. */
-export type SessionServerFactory = (
-  credentials: readonly Credential[],
-  session: Session,
-  id: string,
-) => Server;
 
 /** A store the replicas share, and what this replica needs to share its sessions through it. */
 export interface ClusterOptions {
@@ -32,6 +27,17 @@ export interface ClusterOptions {
   /** A call's lease lasts this long without a heartbeat. */
   leaseMs: number;
   log: Logger;
+}
+
+export interface SessionDeps {
+  limits: SessionLimits;
+  auth: HttpAuth;
+  /** Builds the server of one caller; the session adds its own id, jobs and refusal to the scope. */
+  serverFor: RemoteServerFactory;
+  /** The tools whose calls can take long, and how (they report progress, or wait on a job). */
+  longTools: ReadonlyMap<string, LongCall>;
+  /** With a store the replicas share. */
+  cluster?: ClusterOptions;
 }
 
 /**
@@ -51,12 +57,14 @@ export class Sessions {
   private readonly states = new WeakMap<Session, SharedSessionState>();
   private readonly unsubscribe: (() => Promise<void>)[] = [];
 
-  constructor(
-    limits: SessionLimits,
-    private readonly auth: HttpAuth,
-    private readonly serverFor: SessionServerFactory,
-    cluster?: ClusterOptions,
-  ) {
+  private readonly auth: HttpAuth;
+  private readonly serverFor: RemoteServerFactory;
+  private readonly longTools: ReadonlyMap<string, LongCall>;
+
+  constructor({ limits, auth, serverFor, longTools, cluster }: SessionDeps) {
+    this.auth = auth;
+    this.serverFor = serverFor;
+    this.longTools = longTools;
     this.registry = new SessionRegistry(limits);
     if (cluster) {
       const { store, replica, leaseMs, log } = cluster;
@@ -128,10 +136,10 @@ export class Sessions {
     this.registry.track(session, res);
     const state = this.states.get(session);
     if (this.shared && state) {
-      const server = () => this.serverFor(credentials, session, id);
+      const server = () => this.serverOf(credentials, session, id);
       if (await serveShared(req, res, body, { shared: this.shared, session: id, state, server })) return;
     }
-    return this.run(id, res, () => session.handle!(req, res, body));
+    return this.run(id, res, () => session.handle!(req, res, body, outlivesConnection(body, this.longTools)));
   }
 
   /** An initialize: a slot is taken under every bound before the session's server is built. */
@@ -175,7 +183,7 @@ export class Sessions {
       }
     });
     this.registry.track(session, res);
-    return this.run(id, res, () => session.handle!(req, res, body));
+    return this.run(id, res, () => session.handle!(req, res, body, outlivesConnection(body, this.longTools)));
   }
 
   /** The platform refused the session's key: its next request, on any replica, is told to sign in again. */
@@ -196,6 +204,20 @@ export class Sessions {
     return this.shared ? this.shared.calls.within(id, res, handle) : handle();
   }
 
+  /** The server of a session: its calls' jobs are linked to them (for a takeover), and a refused key ends it. */
+  private serverOf(credentials: readonly Credential[], session: Session, id: string) {
+    const calls = this.shared?.calls;
+    return this.serverFor({
+      credentials,
+      toolsets: session.toolsets,
+      session: {
+        id,
+        jobRecorded: calls ? (request, patch) => calls.jobRecorded(id, request, patch) : undefined,
+      },
+      onUpstreamUnauthorized: () => this.refused(session),
+    });
+  }
+
   /** The transport and server of a session, under the given id. */
   private async build(
     session: Session,
@@ -212,7 +234,7 @@ export class Sessions {
           shared.calls.hooksFor(id),
         )
       : undefined;
-    const server = this.serverFor(credentials, session, id);
+    const server = this.serverOf(credentials, session, id);
     const open = await openSessionTransport({
       id,
       server,

@@ -31,7 +31,7 @@ export interface Session {
   id?: string;
   transport?: SessionTransport;
   /** Hands one HTTP request of the session to its transport. */
-  handle?: (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>;
+  handle?: (req: IncomingMessage, res: ServerResponse, body: unknown, resumable: boolean) => Promise<void>;
   server?: Server;
   /** Fingerprint of all the caller sent (key and admin credentials); bound for life, nothing else is served on it. */
   owner: string;
@@ -139,7 +139,7 @@ export class SessionRegistry {
   track(session: Session, res: ServerResponse): void {
     session.lastSeen = Date.now();
     session.open++;
-    res.once('close', () => {
+    res.on('close', () => {
       session.open--;
       session.lastSeen = Date.now();
       // An initialize that never produced a session frees its slot.

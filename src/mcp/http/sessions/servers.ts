@@ -1,3 +1,4 @@
+import type { Server } from '@modelcontextprotocol/server';
 import type { SpendBudgets } from '../../../budget/per-key.js';
 import type { Toolset } from '../../../config.js';
 import type { Credential } from '../../../credentials.js';
@@ -34,13 +35,16 @@ export interface RemoteServerScope {
   onUpstreamUnauthorized?: () => void;
 }
 
+/** The server of one caller (per 2026 request, per 2025 session). */
+export type RemoteServerFactory = (scope: RemoteServerScope) => Server;
+
 /**
  * The MCP server one remote caller gets (per 2026 request, per 2025 session): its own credentials,
  * its key's files and jobs, the spend budget and paid-call rate of its key, and its calls in the
  * audit log. Never the server's own
  * credentials, and only the caller's secrets are redacted from what it sees.
  */
-export function createRemoteServerFactory(deps: RemoteServerDeps) {
+export function createRemoteServerFactory(deps: RemoteServerDeps): RemoteServerFactory {
   const { runtime, registry, auth, budgets, limiter, audit } = deps;
   const stateCodec = stateCodecFor(runtime.stateKey);
   return ({ credentials, toolsets, session, onUpstreamUnauthorized }: RemoteServerScope) => {

@@ -33,8 +33,11 @@ export interface SessionTransportOptions {
 
 export interface OpenTransport {
   transport: WebStandardStreamableHTTPServerTransport;
-  /** Hands one HTTP request of the session to the transport. */
-  handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
+  /**
+   * Hands one HTTP request of the session to the transport; `resumable`: its stream starts with the
+   * priming event (outlivesConnection in priming.ts), else the reply comes without it.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, body: unknown, resumable: boolean): Promise<void>;
   /** Hands a message straight to the server (an answer the client sent through another replica). */
   deliver(message: JSONRPCMessage): void;
 }
@@ -54,6 +57,7 @@ export async function openSessionTransport(options: SessionTransportOptions): Pr
     retryInterval: RECONNECT_MS,
   });
   transport.onclose = options.onClosed;
+  const primed = primeOnly(transport);
   await options.server.connect(transport);
   const original = transport.onmessage?.bind(transport);
   if (!original) throw new Error('the server did not attach to the transport');
@@ -69,13 +73,25 @@ export async function openSessionTransport(options: SessionTransportOptions): Pr
   );
   return {
     transport,
-    handle: async (req, res, body) => {
+    handle: async (req, res, body, resumable) => {
+      // A new listening stream takes over from the one before (the SDK answers 409 while one is
+      // open): a client that reconnects before the server noticed its old connection drop, or
+      // one that opened two at once (the AI SDK after initialize), keeps listening.
+      if (req.method === 'GET' && req.headers['last-event-id'] === undefined)
+        transport.closeStandaloneSSEStream();
       // The body was read (and capped) by the endpoint; the transport gets it parsed.
       if (body !== undefined) bodies.set(req, body);
       const delivered = options.events.delivered;
-      if (delivered) {
+      if (delivered || resumable) {
         const ids = requestIds(body);
-        if (ids.length)
+        if (resumable && ids.length) {
+          for (const id of ids) primed.add(id);
+          // A request refused before its stream opened is never primed: forget it all the same.
+          res.once('close', () => {
+            for (const id of ids) primed.delete(id);
+          });
+        }
+        if (delivered && ids.length)
           res.once('finish', () => {
             for (const id of ids) delivered.call(options.events, id);
           });
@@ -91,6 +107,31 @@ export async function openSessionTransport(options: SessionTransportOptions): Pr
     },
     deliver: (message) => original(message),
   };
+}
+
+/** What the SDK's transport keeps to itself and primeOnly reaches (test/unit/mcp/http/sessions/priming.test.ts checks they are still there). */
+interface TransportInternals {
+  writePrimingEvent(controller: unknown, encoder: unknown, streamId: string, version: string): Promise<void>;
+  _requestToStreamMapping: Map<RequestId, string>;
+}
+
+/**
+ * The SDK's transport primes every POST's stream once it has an event store; this one primes
+ * only the streams of the requests put in the returned set (the set forgets each as it is primed).
+ * The SDK gives no option for it, so its one priming method is wrapped.
+ */
+function primeOnly(transport: WebStandardStreamableHTTPServerTransport): Set<RequestId> {
+  const primed = new Set<RequestId>();
+  const internals = transport as unknown as TransportInternals;
+  const prime = internals.writePrimingEvent.bind(transport);
+  internals.writePrimingEvent = async (controller, encoder, streamId, version) => {
+    if (primed.size === 0) return;
+    let wanted = false;
+    for (const [id, stream] of internals._requestToStreamMapping)
+      if (stream === streamId && primed.delete(id)) wanted = true;
+    if (wanted) await prime(controller, encoder, streamId, version);
+  };
+  return primed;
 }
 
 /** The client's initialize and initialized, replayed to a re-created session's server; nothing reaches the client. */

@@ -1,0 +1,14 @@
+import type { Step } from '../chain.js';
+import { refuse } from '../refuse.js';
+import { parseToolsets } from '../request.js';
+
+/** `?toolsets=` on the endpoint's address: the toolsets this caller's server shows. */
+export const toolsetsStep: Step = (r) => {
+  const toolsets = parseToolsets(r.url?.searchParams.get('toolsets') ?? null);
+  if (toolsets instanceof Error) {
+    refuse(r.res, 400, 'invalid_toolsets', toolsets.message);
+    return true;
+  }
+  r.toolsets = toolsets;
+  return false;
+};
