@@ -25,7 +25,7 @@ import { measureLatency } from './measures/latency.js';
 import { measureReplicas } from './measures/replicas.js';
 import { measureReservation } from './measures/reservation.js';
 import { measureRetrieval } from './measures/retrieval.js';
-import { measureSoak, measureStdioSoak } from './measures/soak.js';
+import { measureSoak, measureStdioSoak, STDIO_SOAKS } from './measures/soak.js';
 import { measureStartUp, otherNodeFigure, startUpFigures } from './measures/start-up.js';
 import { measureThroughput } from './measures/throughput.js';
 import { measureTokens } from './measures/tokens.js';
@@ -204,25 +204,31 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
     const tenants = Array.from({ length: SOAK_TENANTS }, (_, i) =>
       sandbox.state.createKey({ balance: 1_000_000, label: `soak ${i}`, dailyRequestLimit: 1_000_000 }),
     );
-    say(`soak: ${SOAK_CHECKPOINTS.at(-1)} mixed calls over stdio…`);
-    const stdio = await measureStdioSoak(
-      {
-        args: [ORBIT_BIN],
-        env: {
-          ORBIT_BASE_URL: sandbox.url,
-          ORBIT_API_KEY: sandbox.state.createKey({
-            balance: 1_000_000,
-            label: 'soak stdio',
-            dailyRequestLimit: 1_000_000,
-          }),
-          ORBIT_OUTPUT_DIR: BENCH_OUTPUT_DIR,
-        },
-      },
-      { args: [baselines.bundled] },
-      SOAK_CHECKPOINTS,
-    );
+    const stdio: Figure[] = [];
+    for (const soak of Object.values(STDIO_SOAKS)) {
+      say(`soak: ${SOAK_CHECKPOINTS.at(-1)} ${soak.label}…`);
+      stdio.push(
+        await measureStdioSoak(
+          soak,
+          {
+            args: [ORBIT_BIN],
+            env: {
+              ORBIT_BASE_URL: sandbox.url,
+              ORBIT_API_KEY: sandbox.state.createKey({
+                balance: 1_000_000,
+                label: `soak ${soak.id}`,
+                dailyRequestLimit: 1_000_000,
+              }),
+              ORBIT_OUTPUT_DIR: BENCH_OUTPUT_DIR,
+            },
+          },
+          { args: [baselines.bundled] },
+          SOAK_CHECKPOINTS,
+        ),
+      );
+    }
     return [
-      stdio,
+      ...stdio,
       await measureSoak(
         { args: [ORBIT_BIN, '--http', '--port', '0', '--base-url', sandbox.url], keys: tenants },
         { args: [baselines.http, '0'] },

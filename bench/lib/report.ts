@@ -53,6 +53,7 @@ export const HEADLINE = [
   'http_rps_legacy',
   'http_rps_modern',
   'soak_rss_stdio',
+  'soak_rss_stdio_invalid',
   'soak_rss',
 ];
 
