@@ -21,7 +21,7 @@ import { markdownTable, readmeSummary, writeReadmeBlock, writeResults } from './
 import { measureFirstProgress } from './measures/first-progress.js';
 import { measureFlood } from './measures/flood.js';
 import { measureLargeImage } from './measures/large-image.js';
-import { measureLatency } from './measures/latency.js';
+import { BARE_TOOLS, measureLatency } from './measures/latency.js';
 import { measureReplicas } from './measures/replicas.js';
 import { measureReservation } from './measures/reservation.js';
 import { measureRetrieval } from './measures/retrieval.js';
@@ -79,7 +79,7 @@ if (loadAtStart > cpus().length / 2) {
 }
 say('building baselines…');
 const baselines = await buildBaselines();
-const { startInProcess } = (await import(
+const { startInProcess, startBareInProcess } = (await import(
   pathToFileURL(resolve(baselines.inProcess)).href
 )) as typeof import('./lib/in-process.js');
 const sandbox = await startSandbox({ quiet: true });
@@ -129,13 +129,15 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
     // A key of its own, so the demo key's balance and daily limit do not bound the loops.
     const key = sandbox.state.createKey({ balance: 1_000_000, label: 'bench' });
     say(
-      `added latency: ${CHAT_CALLS} interleaved calls each, chat (stream false and true), web_search, models_list…`,
+      `added latency: ${CHAT_CALLS} interleaved calls each (orbit-mcp, the bare SDK server, direct), chat (stream false and true), web_search, models_list…`,
     );
     const mcp = await startInProcess(sandbox.url, key);
+    const bare = await startBareInProcess(sandbox.url, key, BARE_TOOLS);
     try {
-      return await measureLatency(mcp, sandbox.url, key, CHAT_CALLS);
+      return await measureLatency(mcp, bare, sandbox.url, key, CHAT_CALLS);
     } finally {
       await mcp.close();
+      await bare.close();
     }
   },
 

@@ -1,6 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import { Agent, request } from 'undici';
+import { z } from 'zod';
 import { prompts } from '../../prompts/index.js';
 import { resources } from '../../resources/index.js';
 import { loadConfig } from '../../src/config.js';
@@ -68,6 +71,64 @@ export async function startInProcess(
       await client.close();
       await server.close();
       await http.close();
+    },
+  };
+}
+
+/** One request a bare tool sends: what orbit-mcp's tool sends for the bench's arguments. */
+export interface UpstreamRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  accept: string;
+  body?: string;
+}
+
+/**
+ * The baseline of the per-call rows: a bare SDK v2 server whose tools each send one fixed
+ * request with undici (a keep-alive Agent, like orbit-mcp's) and return the reply as text, joined
+ * to an SDK client the same way as orbit-mcp in startInProcess, bundled the same way.
+ */
+export async function startBareInProcess(
+  baseUrl: string,
+  apiKey: string,
+  tools: Record<string, UpstreamRequest>,
+): Promise<InProcess> {
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 64 });
+  const server = new McpServer({ name: 'bare', version: '1.0.0' });
+  for (const [name, sent] of Object.entries(tools)) {
+    server.registerTool(
+      name,
+      { description: 'Sends one platform request, returns its reply.', inputSchema: z.looseObject({}) },
+      async () => {
+        const res = await request(`${baseUrl}${sent.path}`, {
+          method: sent.method,
+          dispatcher: agent,
+          headers: {
+            authorization: `Bearer ${apiKey}`,
+            accept: sent.accept,
+            ...(sent.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+          body: sent.body,
+        });
+        const text = await res.body.text();
+        return { content: [{ type: 'text', text }], isError: res.statusCode !== 200 };
+      },
+    );
+  }
+  const client = new Client({ name: 'bare-bench', version: '1.0.0' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return {
+    async call(name, args) {
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      if (result.isError) throw new Error(`bare ${name} failed: ${JSON.stringify(result.content)}`);
+      return result;
+    },
+    async close() {
+      await client.close();
+      await server.close();
+      await agent.close();
     },
   };
 }
