@@ -2,7 +2,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from '@modelcontextprotocol/server';
-import { Agent, request } from 'undici';
 import { z } from 'zod';
 import { prompts } from '../../prompts/index.js';
 import { resources } from '../../resources/index.js';
@@ -14,6 +13,7 @@ import { createMcpServer } from '../../src/mcp/server.js';
 import { HttpClient } from '../../src/upstream/client.js';
 import { toolCatalog } from '../../tools/index.js';
 import { BENCH_OUTPUT_DIR } from './paths.js';
+import { type UpstreamRequest, upstreamCaller } from './upstream-request.js';
 
 export interface InProcess {
   call(
@@ -75,14 +75,6 @@ export async function startInProcess(
   };
 }
 
-/** One request a bare tool sends: what orbit-mcp's tool sends for the bench's arguments. */
-export interface UpstreamRequest {
-  method: 'GET' | 'POST';
-  path: string;
-  accept: string;
-  body?: string;
-}
-
 /**
  * The baseline of the per-call rows: a bare SDK v2 server whose tools each send one fixed
  * request with undici (a keep-alive Agent, like orbit-mcp's) and return the reply as text, joined
@@ -93,25 +85,15 @@ export async function startBareInProcess(
   apiKey: string,
   tools: Record<string, UpstreamRequest>,
 ): Promise<InProcess> {
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 64 });
+  const upstream = upstreamCaller(baseUrl, apiKey);
   const server = new McpServer({ name: 'bare', version: '1.0.0' });
   for (const [name, sent] of Object.entries(tools)) {
     server.registerTool(
       name,
       { description: 'Sends one platform request, returns its reply.', inputSchema: z.looseObject({}) },
       async () => {
-        const res = await request(`${baseUrl}${sent.path}`, {
-          method: sent.method,
-          dispatcher: agent,
-          headers: {
-            authorization: `Bearer ${apiKey}`,
-            accept: sent.accept,
-            ...(sent.body !== undefined ? { 'content-type': 'application/json' } : {}),
-          },
-          body: sent.body,
-        });
-        const text = await res.body.text();
-        return { content: [{ type: 'text', text }], isError: res.statusCode !== 200 };
+        const { status, text } = await upstream.send(sent);
+        return { content: [{ type: 'text', text }], isError: status !== 200 };
       },
     );
   }
@@ -128,7 +110,7 @@ export async function startBareInProcess(
     async close() {
       await client.close();
       await server.close();
-      await agent.close();
+      await upstream.close();
     },
   };
 }

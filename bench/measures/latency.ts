@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
 import type { Figure } from '../lib/figure.js';
 import type { InProcess } from '../lib/in-process.js';
 import { median, percentile, round } from '../lib/stats.js';
+import { upstreamCaller } from '../lib/upstream-request.js';
 
 export const MODEL = 'openai/gpt-sandbox';
 export const PROMPT = 'Explain in two sentences what an MCP server does.';
@@ -80,25 +80,15 @@ export const LATENCY_CASES: readonly Case[] = [
   },
 ];
 
-/** The direct path: one keep-alive undici Agent, like orbit-mcp's, reading the whole reply. */
+/** The direct path: the request straight to the sandbox, its whole reply read. */
 function directCaller(baseUrl: string, apiKey: string) {
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 64 });
+  const upstream = upstreamCaller(baseUrl, apiKey);
   return {
     async call(direct: Case['direct']): Promise<void> {
-      const res = await request(`${baseUrl}${direct.path}`, {
-        method: direct.method,
-        dispatcher: agent,
-        headers: {
-          authorization: `Bearer ${apiKey}`,
-          accept: direct.accept,
-          ...(direct.body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        body: direct.body,
-      });
-      const text = await res.body.text();
-      if (res.statusCode !== 200) throw new Error(`direct ${direct.path}: HTTP ${res.statusCode} ${text}`);
+      const { status, text } = await upstream.send(direct);
+      if (status !== 200) throw new Error(`direct ${direct.path}: HTTP ${status} ${text}`);
     },
-    close: () => agent.close(),
+    close: () => upstream.close(),
   };
 }
 
