@@ -21,11 +21,11 @@ import { markdownTable, readmeSummary, writeReadmeBlock, writeResults } from './
 import { measureFirstProgress } from './measures/first-progress.js';
 import { measureFlood } from './measures/flood.js';
 import { measureLargeImage } from './measures/large-image.js';
-import { measureLatency } from './measures/latency.js';
+import { BARE_TOOLS, measureLatency } from './measures/latency.js';
 import { measureReplicas } from './measures/replicas.js';
 import { measureReservation } from './measures/reservation.js';
 import { measureRetrieval } from './measures/retrieval.js';
-import { measureSoak, measureStdioSoak } from './measures/soak.js';
+import { measureSoak, measureStdioSoak, STDIO_SOAKS } from './measures/soak.js';
 import { measureStartUp, otherNodeFigure, startUpFigures } from './measures/start-up.js';
 import { measureThroughput } from './measures/throughput.js';
 import { measureTokens } from './measures/tokens.js';
@@ -79,7 +79,7 @@ if (loadAtStart > cpus().length / 2) {
 }
 say('building baselines…');
 const baselines = await buildBaselines();
-const { startInProcess } = (await import(
+const { startInProcess, startBareInProcess } = (await import(
   pathToFileURL(resolve(baselines.inProcess)).href
 )) as typeof import('./lib/in-process.js');
 const sandbox = await startSandbox({ quiet: true });
@@ -129,13 +129,15 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
     // A key of its own, so the demo key's balance and daily limit do not bound the loops.
     const key = sandbox.state.createKey({ balance: 1_000_000, label: 'bench' });
     say(
-      `added latency: ${CHAT_CALLS} interleaved calls each, chat (stream false and true), web_search, models_list…`,
+      `added latency: ${CHAT_CALLS} interleaved calls each (orbit-mcp, the bare SDK server, direct), chat (stream false and true), web_search, models_list…`,
     );
     const mcp = await startInProcess(sandbox.url, key);
+    const bare = await startBareInProcess(sandbox.url, key, BARE_TOOLS);
     try {
-      return await measureLatency(mcp, sandbox.url, key, CHAT_CALLS);
+      return await measureLatency(mcp, bare, sandbox.url, key, CHAT_CALLS);
     } finally {
       await mcp.close();
+      await bare.close();
     }
   },
 
@@ -204,25 +206,31 @@ const run: Record<(typeof MEASURES)[number], () => Promise<Figure[]>> = {
     const tenants = Array.from({ length: SOAK_TENANTS }, (_, i) =>
       sandbox.state.createKey({ balance: 1_000_000, label: `soak ${i}`, dailyRequestLimit: 1_000_000 }),
     );
-    say(`soak: ${SOAK_CHECKPOINTS.at(-1)} mixed calls over stdio…`);
-    const stdio = await measureStdioSoak(
-      {
-        args: [ORBIT_BIN],
-        env: {
-          ORBIT_BASE_URL: sandbox.url,
-          ORBIT_API_KEY: sandbox.state.createKey({
-            balance: 1_000_000,
-            label: 'soak stdio',
-            dailyRequestLimit: 1_000_000,
-          }),
-          ORBIT_OUTPUT_DIR: BENCH_OUTPUT_DIR,
-        },
-      },
-      { args: [baselines.bundled] },
-      SOAK_CHECKPOINTS,
-    );
+    const stdio: Figure[] = [];
+    for (const soak of Object.values(STDIO_SOAKS)) {
+      say(`soak: ${SOAK_CHECKPOINTS.at(-1)} ${soak.label}…`);
+      stdio.push(
+        await measureStdioSoak(
+          soak,
+          {
+            args: [ORBIT_BIN],
+            env: {
+              ORBIT_BASE_URL: sandbox.url,
+              ORBIT_API_KEY: sandbox.state.createKey({
+                balance: 1_000_000,
+                label: `soak ${soak.id}`,
+                dailyRequestLimit: 1_000_000,
+              }),
+              ORBIT_OUTPUT_DIR: BENCH_OUTPUT_DIR,
+            },
+          },
+          { args: [baselines.bundled] },
+          SOAK_CHECKPOINTS,
+        ),
+      );
+    }
     return [
-      stdio,
+      ...stdio,
       await measureSoak(
         { args: [ORBIT_BIN, '--http', '--port', '0', '--base-url', sandbox.url], keys: tenants },
         { args: [baselines.http, '0'] },

@@ -246,7 +246,7 @@ export async function main(argv: string[]): Promise<number> {
   if (emptyToolsets) process.stderr.write(`orbit-mcp: ${emptyToolsets}\n`);
   const registry = { tools: toolCatalog, resources, prompts };
   // Both transports: media passes through a stdio server as much as through the HTTP one.
-  manageHeapGrowth();
+  manageHeapGrowth(values.http ? 'http' : 'stdio');
   if (values.http) {
     const { serveHttp } = await import('./mcp/http/endpoint/serve.js');
     const listen = { port: port ?? 8787, host: values.host ?? '127.0.0.1' };

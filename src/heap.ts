@@ -7,6 +7,13 @@ export const BOUNDED_GROWING_PERCENT = 50;
 export const LARGE_PAYLOAD_BYTES = 64 * 1024;
 /** The bound holds this long after the last large payload. */
 export const BOUND_HOLD_MS = 60_000;
+/**
+ * Over stdio the old generation may always grow by its live size between full collections, not
+ * V8's 4x: a stdio server serves one person, whose calls come one at a time, so the extra full
+ * collections cost little, and short-lived call garbage that outlives a scavenge (refused calls
+ * included) otherwise piles up in RSS (bench/NOTES.md).
+ */
+export const STDIO_GROWING_PERCENT = 100;
 
 /**
  * How far a long-lived server's heap (HTTP or stdio) may grow between full collections.
@@ -23,10 +30,14 @@ export class HeapGrowth {
   private bounded = false;
   private timer: NodeJS.Timeout | undefined;
 
+  /** `restingPercent`: the growth between media (0: V8's own heuristic). */
   constructor(
     private readonly setPercent: (percent: number) => void,
     private readonly holdMs = BOUND_HOLD_MS,
-  ) {}
+    private readonly restingPercent = 0,
+  ) {
+    if (restingPercent) setPercent(restingPercent);
+  }
 
   get isBounded(): boolean {
     return this.bounded;
@@ -43,13 +54,12 @@ export class HeapGrowth {
     else this.timer = setTimeout(() => this.relax(), this.holdMs).unref();
   }
 
-  /** Hands the factor back to V8 now (the hold ran out, or the server stops). */
+  /** Back to the resting growth now (the hold ran out, or the server stops). */
   relax(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.bounded = false;
-    // 0 hands the factor back to V8's own heuristic.
-    this.setPercent(0);
+    this.setPercent(this.restingPercent);
   }
 }
 
@@ -111,13 +121,17 @@ function capYoungGeneration(): void {
 }
 
 /**
- * Turns the policy on for this process (either transport). An operator's own
+ * Turns the policy on for this process, for the transport it serves. An operator's own
  * `--heap-growing-percent` (command line or NODE_OPTIONS) wins: then nothing is changed.
  */
-export function manageHeapGrowth(): HeapGrowth | undefined {
+export function manageHeapGrowth(transport: 'stdio' | 'http'): HeapGrowth | undefined {
   capYoungGeneration();
   if (operatorChose(/heap[-_]growing[-_]percent/)) return undefined;
-  active ??= new HeapGrowth((percent) => setFlagsFromString(`--heap-growing-percent=${percent}`));
+  active ??= new HeapGrowth(
+    (percent) => setFlagsFromString(`--heap-growing-percent=${percent}`),
+    BOUND_HOLD_MS,
+    transport === 'stdio' ? STDIO_GROWING_PERCENT : 0,
+  );
   return active;
 }
 

@@ -1,6 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { prompts } from '../../prompts/index.js';
 import { resources } from '../../resources/index.js';
 import { loadConfig } from '../../src/config.js';
@@ -11,6 +13,7 @@ import { createMcpServer } from '../../src/mcp/server.js';
 import { HttpClient } from '../../src/upstream/client.js';
 import { toolCatalog } from '../../tools/index.js';
 import { BENCH_OUTPUT_DIR } from './paths.js';
+import { type UpstreamRequest, upstreamCaller } from './upstream-request.js';
 
 export interface InProcess {
   call(
@@ -68,6 +71,46 @@ export async function startInProcess(
       await client.close();
       await server.close();
       await http.close();
+    },
+  };
+}
+
+/**
+ * The baseline of the per-call rows: a bare SDK v2 server whose tools each send one fixed
+ * request with undici (a keep-alive Agent, like orbit-mcp's) and return the reply as text, joined
+ * to an SDK client the same way as orbit-mcp in startInProcess, bundled the same way.
+ */
+export async function startBareInProcess(
+  baseUrl: string,
+  apiKey: string,
+  tools: Record<string, UpstreamRequest>,
+): Promise<InProcess> {
+  const upstream = upstreamCaller(baseUrl, apiKey);
+  const server = new McpServer({ name: 'bare', version: '1.0.0' });
+  for (const [name, sent] of Object.entries(tools)) {
+    server.registerTool(
+      name,
+      { description: 'Sends one platform request, returns its reply.', inputSchema: z.looseObject({}) },
+      async () => {
+        const { status, text } = await upstream.send(sent);
+        return { content: [{ type: 'text', text }], isError: status !== 200 };
+      },
+    );
+  }
+  const client = new Client({ name: 'bare-bench', version: '1.0.0' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return {
+    async call(name, args) {
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      if (result.isError) throw new Error(`bare ${name} failed: ${JSON.stringify(result.content)}`);
+      return result;
+    },
+    async close() {
+      await client.close();
+      await server.close();
+      await upstream.close();
     },
   };
 }

@@ -49,10 +49,10 @@ export const HEADLINE = [
   'chat_added_p50_json',
   'chat_added_p50_stream',
   'web_search_added_p50',
-  'models_list_added_p50',
   'http_rps_legacy',
   'http_rps_modern',
   'soak_rss_stdio',
+  'soak_rss_stdio_invalid',
   'soak_rss',
 ];
 

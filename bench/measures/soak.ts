@@ -7,6 +7,14 @@ import { childEnv, UNREACHED_RATE_LIMIT } from '../lib/child.js';
 import type { Figure } from '../lib/figure.js';
 import { round } from '../lib/stats.js';
 
+/** CPU seconds (user and system) a process has used so far, from the kernel's view (Linux). */
+export async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command's closing parenthesis; utime and stime are the 14th and 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 export async function rssMiB(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? Number.NaN) / 1024;
@@ -116,31 +124,68 @@ export async function measureSoak(
   };
 }
 
+/** A soak call; `invalid` ones must be refused (an isError result or a JSON-RPC error). */
+type SoakCall = (typeof MIX)[number] & { invalid?: true };
+
 /**
  * Over stdio the server is the person's own: files are theirs to read, so the refused call is a
  * misspelt argument instead of a server file.
  */
-const STDIO_MIX: typeof MIX = [
+const STDIO_MIX: SoakCall[] = [
   ...MIX.filter((call) => call.name !== 'transcribe'),
-  { name: 'chat', arguments: { model: 'openai/gpt-sandbox', prompt: 'Soak.', temprature: 0 } },
+  { name: 'chat', arguments: { model: 'openai/gpt-sandbox', prompt: 'Soak.', temprature: 0 }, invalid: true },
 ];
-const refused = (call: (typeof MIX)[number]) => 'temprature' in call.arguments;
 
 /**
- * The same soak over stdio: one client, `calls` mixed calls one after another, the server's RSS
- * before, at each checkpoint and after. The baseline is the bare one-tool SDK stdio server.
+ * What an agent gets wrong, four calls in ten: a misspelt argument, a value of the wrong type, a
+ * value outside an enum, a tool that does not exist (a JSON-RPC error, not a result).
+ */
+const INVALID_MIX: SoakCall[] = [
+  { name: 'chat', arguments: { model: 'openai/gpt-sandbox', prompt: 'Soak.', stream: false } },
+  { name: 'chat', arguments: { model: 'openai/gpt-sandbox', prompt: 'Soak.', temprature: 0 }, invalid: true },
+  { name: 'web_search', arguments: { query: 'orbital mechanics' } },
+  { name: 'web_search', arguments: { query: 42 }, invalid: true },
+  { name: 'chat', arguments: { model: 'openai/gpt-sandbox', prompt: 'Summarise the soak test.' } },
+  { name: 'models_list', arguments: { kind: 'hologram' }, invalid: true },
+  { name: 'models_list', arguments: { kind: 'text' } },
+  { name: 'chat_completion', arguments: { prompt: 'Soak.' }, invalid: true },
+  { name: 'tokens_count', arguments: { model: 'openai/gpt-sandbox', prompt: 'How many tokens?' } },
+  { name: 'auth_status', arguments: {} },
+];
+
+/** The stdio soaks: the mixed calls of a desktop assistant, and the same with 40% invalid calls. */
+export const STDIO_SOAKS = {
+  mixed: {
+    id: 'soak_rss_stdio',
+    mix: STDIO_MIX,
+    label: 'mixed calls over stdio',
+    invalidBaseline: false,
+  },
+  invalid: {
+    id: 'soak_rss_stdio_invalid',
+    mix: INVALID_MIX,
+    label: 'calls over stdio, 40% of them invalid',
+    // The bare server gets as many invalid calls (echo without its text) in the same places.
+    invalidBaseline: true,
+  },
+} as const;
+
+const ECHO: SoakCall = { name: 'echo', arguments: { text: 'hi' } };
+const BAD_ECHO: SoakCall = { name: 'echo', arguments: { txt: 'hi' }, invalid: true };
+
+/**
+ * The same soak over stdio: one client, `calls` calls of the mix one after another, the server's
+ * RSS before, at each checkpoint and after. The baseline is the bare one-tool SDK stdio server,
+ * given echo calls, as many of them invalid as of the mix.
  */
 export async function measureStdioSoak(
+  soak: (typeof STDIO_SOAKS)[keyof typeof STDIO_SOAKS],
   orbit: { args: string[]; env: Record<string, string> },
   baseline: { args: string[] },
   checkpoints: readonly number[],
 ): Promise<Figure> {
   const calls = Math.max(...checkpoints);
-  const run = async (
-    args: string[],
-    env: Record<string, string>,
-    pick: (n: number) => (typeof MIX)[number],
-  ) => {
+  const run = async (args: string[], env: Record<string, string>, pick: (n: number) => SoakCall) => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args,
@@ -156,26 +201,33 @@ export async function measureStdioSoak(
       let failed = 0;
       for (let n = 0; n < calls; ) {
         const call = pick(n++);
-        const result = await client.callTool(call);
-        if (Boolean(result.isError) !== refused(call)) failed++;
+        const refused = await client.callTool(call).then(
+          (result) => Boolean(result.isError),
+          () => true,
+        );
+        if (refused !== Boolean(call.invalid)) failed++;
         while (pending.length && n >= pending[0]!) {
           pending.shift();
           rss.push(await rssMiB(pid));
         }
       }
       if (failed > 0) throw new Error(`${failed} stdio soak calls did not answer as expected`);
-      return rss;
+      return { rss, cpu: await cpuSeconds(pid) };
     } finally {
       await client.close();
     }
   };
-  const orbitRss = await run(orbit.args, orbit.env, (n) => STDIO_MIX[n % STDIO_MIX.length]!);
-  const baseRss = await run(baseline.args, {}, () => ({ name: 'echo', arguments: { text: 'hi' } }));
+  const { mix } = soak;
+  const orbitRun = await run(orbit.args, orbit.env, (n) => mix[n % mix.length]!);
+  const baseRun = await run(baseline.args, {}, (n) =>
+    soak.invalidBaseline && mix[n % mix.length]!.invalid ? BAD_ECHO : ECHO,
+  );
+  const [orbitRss, baseRss] = [orbitRun.rss, baseRun.rss];
   const growth = (rss: number[]) => rss.at(-1)! - rss[0]!;
   const ratio = growth(orbitRss) / Math.max(growth(baseRss), 1);
   return {
-    id: 'soak_rss_stdio',
-    measure: `RSS growth over ${calls} mixed calls over stdio (vs the bare SDK stdio server, same count of echo calls)`,
+    id: soak.id,
+    measure: `RSS growth over ${calls} ${soak.label} (vs the bare SDK stdio server, same count of echo calls${soak.invalidBaseline ? ', as many invalid' : ''})`,
     unit: 'MiB',
     orbit: round(growth(orbitRss), 1),
     baseline: round(growth(baseRss), 1),
@@ -187,8 +239,10 @@ export async function measureStdioSoak(
       checkpoints: [0, ...checkpoints],
       orbitRssMiB: orbitRss.map((x) => round(x, 1)),
       baselineRssMiB: baseRss.map((x) => round(x, 1)),
-      mix: STDIO_MIX.map((call) => call.name),
-      note: 'RSS at start and after each checkpoint of calls; every call but the misspelt chat must succeed',
+      // The server's CPU over its whole run (start included): what a tighter heap would cost.
+      cpuSeconds: { orbit: orbitRun.cpu, baseline: baseRun.cpu },
+      mix: mix.map((call) => `${call.name}${call.invalid ? ' (invalid)' : ''}`),
+      note: 'RSS at start and after each checkpoint of calls; every valid call must succeed and every invalid one be refused',
     },
   };
 }

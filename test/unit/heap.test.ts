@@ -14,6 +14,7 @@ import {
   HeapGrowth,
   LARGE_PAYLOAD_BYTES,
   manageHeapGrowth,
+  STDIO_GROWING_PERCENT,
   YOUNG_SEMI_SPACE_CAP_BYTES,
   YoungGeneration,
 } from '../../src/heap.js';
@@ -67,11 +68,21 @@ describe('HeapGrowth', () => {
     expect(set).toEqual([BOUNDED_GROWING_PERCENT, 0]);
   });
 
+  it('over stdio rests at a bound of its own, and goes back to it after the media bound', () => {
+    vi.useFakeTimers();
+    const set: number[] = [];
+    const policy = new HeapGrowth((percent) => set.push(percent), BOUND_HOLD_MS, STDIO_GROWING_PERCENT);
+    expect(set).toEqual([STDIO_GROWING_PERCENT]);
+    policy.notePayload(LARGE_PAYLOAD_BYTES);
+    vi.advanceTimersByTime(BOUND_HOLD_MS);
+    expect(set).toEqual([STDIO_GROWING_PERCENT, BOUNDED_GROWING_PERCENT, STDIO_GROWING_PERCENT]);
+  });
+
   it("changes nothing when the operator chose V8's heap growth", () => {
     const before = process.env.NODE_OPTIONS;
     process.env.NODE_OPTIONS = '--heap-growing-percent=80';
     try {
-      expect(manageHeapGrowth()).toBeUndefined();
+      expect(manageHeapGrowth('stdio')).toBeUndefined();
     } finally {
       if (before === undefined) delete process.env.NODE_OPTIONS;
       else process.env.NODE_OPTIONS = before;
@@ -124,7 +135,7 @@ describe('YoungGeneration', () => {
 });
 
 describe('what tells the policy of a payload', () => {
-  const policy = manageHeapGrowth()!;
+  const policy = manageHeapGrowth('http')!;
   afterEach(() => policy.relax());
   afterAll(() => {
     policy.relax();

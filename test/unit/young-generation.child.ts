@@ -6,7 +6,7 @@
 import { getHeapSpaceStatistics } from 'node:v8';
 import { manageHeapGrowth } from '../../src/heap.js';
 
-if (process.argv[2] === 'cap') manageHeapGrowth();
+if (process.argv[2] === 'cap') manageHeapGrowth('http');
 let kept: object[] = [];
 for (let i = 0; i < 3_000_000; i++) {
   kept.push({ i, text: `call ${i}` });
