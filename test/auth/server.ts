@@ -152,13 +152,6 @@ export async function startStdioLike(options: StdioLikeOptions): Promise<StdioLi
   };
 }
 
-export function textOf(result: CallToolResult): string {
-  return result.content
-    .filter((item) => item.type === 'text')
-    .map((item) => (item.type === 'text' ? item.text : ''))
-    .join('\n');
-}
-
 /** Everything written to stderr while the returned stop() is not called. */
 export function captureStderr(): { text(): string; stop(): void } {
   const chunks: string[] = [];

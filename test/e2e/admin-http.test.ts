@@ -16,6 +16,8 @@ import {
   startSandbox,
   SANDBOX_MANAGEMENT_TOKENS as T,
 } from '../../src/sandbox/index.js';
+import { textOf } from '../helpers/harness.js';
+import { PROTOCOL_2025, postMcp, rpc } from '../helpers/http.js';
 
 const BIN = resolve(process.env.ORBIT_TEST_BIN ?? 'dist/orbit-mcp.js');
 
@@ -53,9 +55,6 @@ async function connect(headers: Record<string, string>) {
     (await client.callTool({ name, arguments: args })) as CallToolResult;
   return { client, call, sessionId: transport.sessionId! };
 }
-
-const textOf = (result: CallToolResult) =>
-  result.content.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
 
 describe('admin credentials over HTTP', () => {
   it('a management token and a session sent in headers reach usage_get and teams_read', async () => {
@@ -102,23 +101,16 @@ describe('admin credentials over HTTP', () => {
       'x-orbit-session': P.member.session,
     });
     try {
-      const borrowed = await fetch(server.url, {
-        method: 'POST',
-        headers: {
+      const borrowed = await postMcp(
+        server.url,
+        rpc('tools/call', { name: 'teams_read', arguments: { operation: 'list' } }, 9),
+        {
           authorization: `Bearer ${P.demo.apiKey}`,
           'x-orbit-session': P.demo.session,
           'mcp-session-id': sessionId,
-          'mcp-protocol-version': '2025-11-25',
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': PROTOCOL_2025,
         },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 9,
-          method: 'tools/call',
-          params: { name: 'teams_read', arguments: { operation: 'list' } },
-        }),
-      });
+      );
       expect(borrowed.status).toBe(404);
     } finally {
       await client.close();

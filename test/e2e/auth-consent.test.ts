@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { captureStderr, type StdioLike, startStdioLike, textOf } from '../auth/server.js';
+import { captureStderr, type StdioLike, startStdioLike } from '../auth/server.js';
+import { textOf } from '../helpers/harness.js';
 import { answer, openConsent } from '../sandbox/oauth-helpers.js';
 
 describe('auth_login and auth_logout without a browser', () => {

@@ -11,13 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import {
-  captureStderr,
-  type StdioLike,
-  type StdioLikeOptions,
-  startStdioLike,
-  textOf,
-} from '../auth/server.js';
+import { captureStderr, type StdioLike, type StdioLikeOptions, startStdioLike } from '../auth/server.js';
+import { textOf } from '../helpers/harness.js';
 import { answer, openConsent } from '../sandbox/oauth-helpers.js';
 
 const CHAT = { model: 'openai/gpt-sandbox', prompt: 'ping' };

@@ -26,6 +26,7 @@ import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { SANDBOX_DEMO_KEY, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { answerInBrowser, describeWithBrowser, launchBrowser } from '../auth/browser.js';
 import { captureStderr } from '../auth/server.js';
+import { openSession, postMcp, rpc } from '../helpers/http.js';
 import { registry } from '../helpers/registry.js';
 
 /** What an MCP client keeps for OAuth, in memory; the browser is sent to the link it is given. */
@@ -120,11 +121,7 @@ describeWithBrowser(import.meta.url, 'the remote endpoint as an OAuth protected 
   });
 
   it('refuses an anonymous request with 401 and points at its resource metadata', async () => {
-    const res = await fetch(http.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }),
-    });
+    const res = await postMcp(http.url, rpc('initialize', {}));
     expect(res.status).toBe(401);
     const challenge = res.headers.get('www-authenticate') ?? '';
     const origin = new URL(http.url).origin;
@@ -217,44 +214,26 @@ describeWithBrowser(import.meta.url, 'the remote endpoint as an OAuth protected 
   });
 
   it('accepts the key in x-api-key and refuses a session presented with another key', async () => {
-    const post = (headers: Record<string, string>, body: unknown) =>
-      fetch(http.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-        body: JSON.stringify(body),
-      });
-    const init = await post(
-      { 'x-api-key': SANDBOX_DEMO_KEY },
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      },
-    );
+    const init = await openSession(http.url, {
+      protocolVersion: '2025-06-18',
+      headers: { 'x-api-key': SANDBOX_DEMO_KEY },
+    });
     expect(init.status).toBe(200);
-    const session = init.headers.get('mcp-session-id')!;
-    await init.text();
+    const session = init.sessionId;
     const other = sandbox.state.createKey({ label: 'intruder' });
-    const hijack = await post(
-      { authorization: `Bearer ${other}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
-      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
-    );
+    const hijack = await postMcp(http.url, rpc('tools/list', {}, 2), {
+      authorization: `Bearer ${other}`,
+      'mcp-session-id': session,
+      'mcp-protocol-version': '2025-06-18',
+    });
     // Another key's session is indistinguishable from one that does not exist.
     expect(hijack.status).toBe(404);
     expect((await hijack.json()).error).toMatchObject({ code: -32001 });
-    const owner = await post(
-      { 'x-api-key': SANDBOX_DEMO_KEY, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
-      { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} },
-    );
+    const owner = await postMcp(http.url, rpc('tools/list', {}, 3), {
+      'x-api-key': SANDBOX_DEMO_KEY,
+      'mcp-session-id': session,
+      'mcp-protocol-version': '2025-06-18',
+    });
     expect(owner.status).toBe(200);
     expect(await owner.text()).toContain('auth_status');
     expect(stderr.text()).not.toContain(other);

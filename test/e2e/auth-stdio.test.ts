@@ -17,7 +17,8 @@ import {
   describeWithBrowser,
   launchBrowser,
 } from '../auth/browser.js';
-import { captureStderr, type StdioLike, startStdioLike, textOf } from '../auth/server.js';
+import { captureStderr, type StdioLike, startStdioLike } from '../auth/server.js';
+import { textOf } from '../helpers/harness.js';
 
 const CHAT = { model: 'openai/gpt-sandbox', prompt: 'ping' };
 

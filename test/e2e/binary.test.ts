@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer } from '../../scripts/lib/http-server.js';
+import { initialize, postMcp, rpc } from '../helpers/http.js';
 import { freePort } from '../scale/lib/redis.js';
 
 const BIN = 'dist/orbit-mcp.js';
@@ -133,17 +134,8 @@ describe('the built binary over Streamable HTTP', () => {
   });
 
   it('refuses a foreign Origin and Host (DNS rebinding)', async () => {
-    const init = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-    };
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const evil = await fetch(stateful.url, {
-      method: 'POST',
-      headers: { ...headers, origin: 'http://evil.example' },
-      body: JSON.stringify(init),
+    const evil = await postMcp(stateful.url, initialize('2025-06-18', 'x'), {
+      origin: 'http://evil.example',
     });
     expect(evil.status).toBe(403);
   });
@@ -155,16 +147,10 @@ describe('the built binary over Streamable HTTP', () => {
     });
     await client.connect(transport);
     try {
-      const res = await fetch(stateful.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-session-id': transport.sessionId!,
-          'mcp-protocol-version': '2025-06-18',
-          authorization: 'Bearer sk-someone-else-entirely',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      const res = await postMcp(stateful.url, rpc('tools/list', undefined, 9), {
+        'mcp-session-id': transport.sessionId!,
+        'mcp-protocol-version': '2025-06-18',
+        authorization: 'Bearer sk-someone-else-entirely',
       });
       expect(res.status).toBe(404);
     } finally {
@@ -198,11 +184,7 @@ describe('the HTTP endpoint against a platform other than the in-process sandbox
   it('refuses an anonymous request with 401 and a WWW-Authenticate header', async () => {
     const server = await startHttp(['--base-url', 'http://127.0.0.1:9']);
     try {
-      const res = await fetch(server.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
+      const res = await postMcp(server.url, rpc('tools/list'));
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
     } finally {

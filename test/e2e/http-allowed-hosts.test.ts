@@ -4,11 +4,11 @@
  * The same list is read from `ORBIT_ALLOWED_HOSTS`, as a Kubernetes ConfigMap gives it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { type RunningHttp, serveHttp } from '../../src/mcp/http/endpoint/serve.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { initialize, MCP_POST_HEADERS, PROTOCOL_2025, sendRaw } from '../helpers/http.js';
 import { registry } from '../helpers/registry.js';
 
 let runtime: Runtime;
@@ -28,34 +28,10 @@ afterAll(async () => {
   await runtime?.close();
 });
 
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'browser', version: '1' } },
-});
-
 /** POSTs initialize with the Host and Origin given (fetch does not let a caller set Host). */
-function initializeWith(headers: { host: string; origin?: string }, url = http.url): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-      },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      },
-    );
-    req.once('error', reject);
-    req.end(INITIALIZE);
-  });
+async function initializeWith(headers: { host: string; origin?: string }, url = http.url): Promise<number> {
+  const body = JSON.stringify(initialize(PROTOCOL_2025, 'browser'));
+  return (await sendRaw(url, { headers: { ...MCP_POST_HEADERS, ...headers }, body })).status;
 }
 
 describe('--allowed-hosts and the Origin check', () => {

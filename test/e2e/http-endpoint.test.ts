@@ -3,7 +3,6 @@
  * is lost, a session its client abandoned is closed after its idle time, a key the platform refused
  * is answered with HTTP 401 so the client can sign in again, and oversized bodies are refused.
  */
-import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
@@ -13,6 +12,15 @@ import { loadConfig } from '../../src/config.js';
 import { type RunningHttp, serveHttp } from '../../src/mcp/http/endpoint/serve.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { SANDBOX_DEMO_KEY } from '../../src/sandbox/constants.js';
+import {
+  initialize,
+  MCP_POST_HEADERS,
+  openSession,
+  PROTOCOL_2025,
+  postMcp,
+  rpc,
+  sendRaw,
+} from '../helpers/http.js';
 import { registry } from '../helpers/registry.js';
 
 const IDLE_MS = 300;
@@ -40,39 +48,14 @@ const CHAT = {
 };
 
 // Raw requests, as a client sends them, where the test needs to see the HTTP exchange itself.
-const PROTOCOL = '2025-11-25';
-const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const PROTOCOL = PROTOCOL_2025;
 
 function post(url: string, message: object, on: { sessionId?: string; key?: string } = {}) {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      ...POST_HEADERS,
-      'mcp-protocol-version': PROTOCOL,
-      ...(on.sessionId ? { 'mcp-session-id': on.sessionId } : {}),
-      ...(on.key ? { authorization: `Bearer ${on.key}` } : {}),
-    },
-    body: JSON.stringify(message),
+  return postMcp(url, message, {
+    'mcp-protocol-version': PROTOCOL,
+    ...(on.sessionId ? { 'mcp-session-id': on.sessionId } : {}),
+    ...(on.key ? { authorization: `Bearer ${on.key}` } : {}),
   });
-}
-
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-};
-
-/** Opens a session and leaves it: its status and id. */
-async function openSession(url: string): Promise<{ status: number; id: string }> {
-  const res = await post(url, {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-  });
-  await res.body?.cancel();
-  return { status: res.status, id: res.headers.get('mcp-session-id') ?? '' };
 }
 
 /** A GET stream on a session: the standalone one, or a resume after `lastEventId`. */
@@ -87,16 +70,9 @@ function getStream(url: string, sessionId: string, lastEventId?: string) {
   });
 }
 
-/** A request with the Host header given (fetch does not let a caller set it). */
-function withHost(url: string, host: string, method = 'GET', body?: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { host, ...(body ? POST_HEADERS : {}) } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.once('error', reject);
-    req.end(body);
-  });
+/** A request with the Host header given (fetch does not let a caller set it): its status. */
+async function withHost(url: string, host: string, method = 'GET', body?: string): Promise<number> {
+  return (await sendRaw(url, { method, headers: { host, ...(body ? MCP_POST_HEADERS : {}) }, body })).status;
 }
 
 describe('the Host check (DNS rebinding)', () => {
@@ -110,7 +86,7 @@ describe('the Host check (DNS rebinding)', () => {
   });
 
   it('still refuses the MCP endpoint with that Host', async () => {
-    expect(await withHost(http.url, POD, 'POST', JSON.stringify(INITIALIZE))).toBe(403);
+    expect(await withHost(http.url, POD, 'POST', JSON.stringify(initialize()))).toBe(403);
   });
 });
 
@@ -191,7 +167,7 @@ describe('resuming a dropped stream', () => {
   }
 
   it('lets a second listening stream take over from the first instead of answering 409', async () => {
-    const { id } = await openSession(http.url);
+    const { sessionId: id } = await openSession(http.url);
     const first = await getStream(http.url, id);
     expect(first.status).toBe(200);
     // Opened while the first is still open (the AI SDK opens two at once after initialize; a client
@@ -213,41 +189,35 @@ describe('resuming a dropped stream', () => {
     const primed = (seen: { data: string }[]) => seen[0]?.data === '';
     try {
       // A short request answers with its reply alone (the AI SDK logged an error for each empty event).
-      const list = await events(sessionId, { jsonrpc: '2.0', id: 7, method: 'tools/list' });
+      const list = await events(sessionId, rpc('tools/list', undefined, 7));
       expect(list.seen).toHaveLength(1);
       expect(list.retry).toBeUndefined();
       expect(JSON.parse(list.seen[0]!.data)).toMatchObject({ id: 7, result: { tools: expect.any(Array) } });
-      const status = await events(sessionId, {
-        jsonrpc: '2.0',
-        id: 8,
-        method: 'tools/call',
-        params: { name: 'auth_status', arguments: {}, _meta: { progressToken: 8 } },
-      });
+      const status = await events(
+        sessionId,
+        rpc('tools/call', { name: 'auth_status', arguments: {}, _meta: { progressToken: 8 } }, 8),
+      );
       expect(primed(status.seen)).toBe(false);
       // A tool that reports progress, called without asking for it, cannot outlive the connection either.
-      const quiet = await events(sessionId, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: CHAT });
+      const quiet = await events(sessionId, rpc('tools/call', CHAT, 9));
       expect(primed(quiet.seen)).toBe(false);
       expect(JSON.parse(quiet.seen.at(-1)!.data)).toMatchObject({ id: 9, result: expect.any(Object) });
 
       // The same call with a progress token is followed as it goes: primed, so it can be resumed.
-      const followed = await events(sessionId, {
-        jsonrpc: '2.0',
-        id: 10,
-        method: 'tools/call',
-        params: { ...CHAT, _meta: { progressToken: 'p10' } },
-      });
+      const followed = await events(
+        sessionId,
+        rpc('tools/call', { ...CHAT, _meta: { progressToken: 'p10' } }, 10),
+      );
       expect(followed.seen[0]).toEqual({ id: expect.any(String), data: '' });
       expect(followed.retry).toBeGreaterThan(0);
       expect(followed.seen.at(-1)!.id).toBeTruthy();
       expect(JSON.parse(followed.seen.at(-1)!.data)).toMatchObject({ id: 10, result: expect.any(Object) });
 
       // A tool that waits on a platform job is primed even without a progress token.
-      const job = await events(sessionId, {
-        jsonrpc: '2.0',
-        id: 11,
-        method: 'tools/call',
-        params: { name: 'job_status', arguments: { run_id: 'unknown-run' } },
-      });
+      const job = await events(
+        sessionId,
+        rpc('tools/call', { name: 'job_status', arguments: { run_id: 'unknown-run' } }, 11),
+      );
       expect(job.seen[0]).toEqual({ id: expect.any(String), data: '' });
       expect(job.retry).toBeGreaterThan(0);
     } finally {
@@ -285,11 +255,10 @@ async function readUntilResult(sessionId: string, lastEventId: string): Promise<
 }
 
 describe('idle sessions', () => {
-  const listTools = (sessionId: string) =>
-    post(http.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { sessionId });
+  const listTools = (sessionId: string) => post(http.url, rpc('tools/list', undefined, 2), { sessionId });
 
   it('closes a session its client abandoned, and keeps one whose client still listens', async () => {
-    const abandonedId = (await openSession(http.url)).id;
+    const abandonedId = (await openSession(http.url)).sessionId;
     expect((await listTools(abandonedId)).status).toBe(200);
 
     // The SDK client keeps a GET stream open on its session: that session is in use.
@@ -307,7 +276,7 @@ describe('idle sessions', () => {
 });
 
 describe('a key the platform refuses', () => {
-  const chatCall = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: CHAT });
+  const chatCall = (id: number) => rpc('tools/call', CHAT, id);
 
   it('is answered with HTTP 401 invalid_token once the platform refused it, and the session never changes hands', async () => {
     const control = `${runtime.target.kind === 'sandbox' ? runtime.target.baseUrl : ''}/__sandbox/keys`;
@@ -338,11 +307,7 @@ describe('a key the platform refuses', () => {
       // A new key cannot take the session over: it opens its own.
       expect((await post(http.url, chatCall(4), { key: SANDBOX_DEMO_KEY, sessionId })).status).toBe(404);
       // The refused key opens no new session either.
-      const reopened = await fetch(http.url, {
-        method: 'POST',
-        headers: { ...POST_HEADERS, authorization: `Bearer ${key}` },
-        body: JSON.stringify(INITIALIZE),
-      });
+      const reopened = await postMcp(http.url, initialize(), { authorization: `Bearer ${key}` });
       expect(reopened.status).toBe(401);
     } finally {
       await client.close();
@@ -355,7 +320,7 @@ describe('request size', () => {
     `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(17 * 1_048_576)}"}}`;
 
   it('refuses a body over 16 MB with 413 and says what to do instead', async () => {
-    const res = await fetch(http.url, { method: 'POST', headers: POST_HEADERS, body: tooBig() });
+    const res = await postMcp(http.url, tooBig());
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ error: { message: expect.stringMatching(/16 MB.*URL/) } });
   });
@@ -369,12 +334,7 @@ describe('request size', () => {
         controller.close();
       },
     });
-    const res = await fetch(http.url, {
-      method: 'POST',
-      headers: POST_HEADERS,
-      body,
-      duplex: 'half',
-    } as RequestInit);
+    const res = await postMcp(http.url, body);
     expect(res.status).toBe(413);
   });
 
@@ -405,7 +365,7 @@ describe('sessions per key', () => {
 
   const open = () => openSession(small.url);
   const ping = async (sessionId: string) =>
-    (await post(small.url, { jsonrpc: '2.0', id: 2, method: 'ping' }, { sessionId })).status;
+    (await post(small.url, rpc('ping', undefined, 2), { sessionId })).status;
   /** A standalone GET stream, as a listening client keeps open. */
   const listen = async (sessionId: string) => {
     const res = await getStream(small.url, sessionId);
@@ -417,19 +377,19 @@ describe('sessions per key', () => {
     const first = await open();
     const second = await open();
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(await ping(first.id)).toBe(200);
+    expect(await ping(first.sessionId)).toBe(200);
     // `second` is now the longest idle: a third session replaces it.
     const third = await open();
     expect(third.status).toBe(200);
-    expect(await ping(second.id)).toBe(404);
-    expect(await ping(first.id)).toBe(200);
+    expect(await ping(second.sessionId)).toBe(404);
+    expect(await ping(first.sessionId)).toBe(200);
 
     // With a stream open on each of the two, a new session is refused, and nothing is closed.
-    const readers = [await listen(first.id), await listen(third.id)];
+    const readers = [await listen(first.sessionId), await listen(third.sessionId)];
     const refused = await open();
     expect(refused.status).toBe(429);
-    expect(await ping(first.id)).toBe(200);
-    expect(await ping(third.id)).toBe(200);
+    expect(await ping(first.sessionId)).toBe(200);
+    expect(await ping(third.sessionId)).toBe(200);
     for (const reader of readers) await reader.cancel();
   });
 });

@@ -12,6 +12,8 @@ import { loadConfig } from '../../src/config.js';
 import { type RunningHttp, serveHttp } from '../../src/mcp/http/endpoint/serve.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { textOf } from '../helpers/harness.js';
+import { postMcp, rpc } from '../helpers/http.js';
 import { registry } from '../helpers/registry.js';
 
 let sandbox: Sandbox;
@@ -61,15 +63,9 @@ async function connect(url: string, key: string) {
 
 /** A request that passes the limits and is then answered at once (400: no session named). */
 function probe(url: string, key: string, forwardedFor?: string) {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${key}`,
-      ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  return postMcp(url, rpc('tools/list'), {
+    authorization: `Bearer ${key}`,
+    ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
   });
 }
 
@@ -81,9 +77,6 @@ const statuses = async (requests: Promise<Response>[]) =>
       return res.status;
     }),
   );
-
-const textOf = (result: CallToolResult) =>
-  result.content.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
 
 describe('request-rate limits over HTTP', () => {
   it('floods one key: it is refused with 429, Retry-After and an MCP error, while another key is served', async () => {

@@ -2,11 +2,11 @@
  * Every refusal of the HTTP endpoint has one body shape (JSON-RPC, `data.reason` naming why), written
  * by one `refuse()`: a client reads a 403, a 404 or a 413 the same way.
  */
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { type RunningHttp, serveHttp } from '../../src/mcp/http/endpoint/serve.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { MCP_POST_HEADERS, PROTOCOL_2025, rpc, sendRaw } from '../helpers/http.js';
 import { registry } from '../helpers/registry.js';
 
 let runtime: Runtime;
@@ -21,46 +21,16 @@ afterAll(async () => {
   await runtime?.close();
 });
 
-const HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2025-11-25',
-};
-const CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+const HEADERS = { ...MCP_POST_HEADERS, 'mcp-protocol-version': PROTOCOL_2025 };
+const CALL = JSON.stringify(rpc('tools/list'));
 
-interface Answer {
-  status: number;
-  type: string | undefined;
-  headers: Record<string, string | string[] | undefined>;
-  body: unknown;
-}
-
-/** A raw request (node:http, so Host can be set), its answer parsed. */
-function send(
+/** A raw request (node:http, so Host can be set) to a path of the endpoint, its answer parsed. */
+async function send(
   path: string,
   init: { method?: string; headers?: Record<string, string>; body?: string | Buffer },
 ) {
-  const url = new URL(http.url);
-  return new Promise<Answer>((resolve, reject) => {
-    const req = request(
-      { host: url.hostname, port: url.port, path, method: init.method ?? 'POST', headers: init.headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            type: res.headers['content-type'],
-            headers: res.headers,
-            body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
-          }),
-        );
-      },
-    );
-    // An oversized upload is cut once the answer is sent.
-    req.once('error', (error) => (String(error).includes('EPIPE') ? undefined : reject(error)));
-    req.end(init.body);
-  });
+  const answer = await sendRaw(new URL(path, http.url), init);
+  return { ...answer, type: answer.headers['content-type'], body: JSON.parse(answer.text) as unknown };
 }
 
 const shape = (code: number, reason: string) => ({

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { type RunningHttp, serveHttp } from '../../src/mcp/http/endpoint/serve.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { initialize, PROTOCOL_2025, postMcp } from '../helpers/http.js';
 import { registry } from '../helpers/registry.js';
 
 let runtime: Runtime;
@@ -34,20 +35,7 @@ async function serve(trustProxy?: number): Promise<RunningHttp> {
 
 /** Opens a session (anonymous: the sandbox's demo key) as a client behind the given forwarding. */
 async function open(url: string, forwardedFor: string): Promise<number> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'x-forwarded-for': forwardedFor,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'lb', version: '1' } },
-    }),
-  });
+  const res = await postMcp(url, initialize(PROTOCOL_2025, 'lb'), { 'x-forwarded-for': forwardedFor });
   await res.body?.cancel();
   return res.status;
 }

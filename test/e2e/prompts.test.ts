@@ -16,7 +16,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const textOf = (result: { messages: { content: { type: string; text?: string } }[] }) =>
+/** A prompt's text: its messages, one per line. */
+const promptText = (result: { messages: { content: { type: string; text?: string } }[] }) =>
   result.messages.map((message) => message.content.text ?? '').join('\n');
 
 const complete = (client: Harness['client'], name: string, argument: string, value: string, filled = {}) =>
@@ -76,7 +77,7 @@ describe('prompts/list', () => {
       // check_spending needs usage_get, of the account toolset.
       expect(prompts.map((prompt) => prompt.name)).toEqual(['compare_models', 'get_started']);
       const tour = await narrow.client.getPrompt({ name: 'get_started', arguments: { toolset: 'media' } });
-      expect(textOf(tour)).toContain('`--toolsets models,text,media`');
+      expect(promptText(tour)).toContain('`--toolsets models,text,media`');
     } finally {
       await narrow.close();
     }
@@ -91,12 +92,12 @@ describe('prompts/get', () => {
     });
     expect(named.messages).toHaveLength(1);
     expect(named.messages[0]?.role).toBe('user');
-    const text = textOf(named);
+    const text = promptText(named);
     expect(text).toContain('<question>\nWhy is the sky blue?\n</question>');
     expect(text).toContain('The models: openai/gpt-sandbox, anthropic/claude-sandbox.');
     expect(text).toContain('`chat` with {"model":"<model id>","prompt":"<the question, verbatim>"}');
     expect(text).not.toContain('models_list');
-    const picked = textOf(
+    const picked = promptText(
       await h.client.getPrompt({ name: 'compare_models', arguments: { question: 'Why?' } }),
     );
     expect(picked).toContain('`models_list` with {"kind":"text","detailed":true}');
@@ -107,12 +108,12 @@ describe('prompts/get', () => {
       name: 'summarize_video',
       arguments: { url: 'https://youtu.be/dQw4w9WgXcQ', style: 'paragraph', model: 'google/gemini-sandbox' },
     });
-    const text = textOf(result);
+    const text = promptText(result);
     expect(text).toContain('`transcribe_video_links` with {"urls":["https://youtu.be/dQw4w9WgXcQ"]}');
     expect(text).toContain('"model":"google/gemini-sandbox"');
     expect(text).toContain('one paragraph of at most 120 words');
     // The default style is bullets.
-    const plain = textOf(
+    const plain = promptText(
       await h.client.getPrompt({ name: 'summarize_video', arguments: { url: 'https://vimeo.com/1' } }),
     );
     expect(plain).toContain('5 to 8 bullet points');
@@ -128,7 +129,7 @@ describe('prompts/get', () => {
         image_model: 'pixel-lite',
       },
     });
-    const text = textOf(result);
+    const text = promptText(result);
     expect(text).toContain('a fox in the snow');
     expect(text).toContain('`image_generate` with {"model":"pixel-lite"');
     expect(text).toContain('"aspect_ratio":"9:16"');
@@ -139,10 +140,10 @@ describe('prompts/get', () => {
   });
 
   it('check_spending reads usage, and prices a planned job when one is given', async () => {
-    const plain = textOf(await h.client.getPrompt({ name: 'check_spending', arguments: {} }));
+    const plain = promptText(await h.client.getPrompt({ name: 'check_spending', arguments: {} }));
     expect(plain).toContain('`usage_get` with {}');
     expect(plain).not.toContain('models_get');
-    const planned = textOf(
+    const planned = promptText(
       await h.client.getPrompt({ name: 'check_spending', arguments: { plan: '200 images with pixel-lite' } }),
     );
     expect(planned).toContain('Next I plan: 200 images with pixel-lite');
@@ -150,10 +151,12 @@ describe('prompts/get', () => {
   });
 
   it('get_started tours the tools this connection lists, all of them or one toolset', async () => {
-    const media = textOf(await h.client.getPrompt({ name: 'get_started', arguments: { toolset: 'media' } }));
+    const media = promptText(
+      await h.client.getPrompt({ name: 'get_started', arguments: { toolset: 'media' } }),
+    );
     expect(media).toContain('`image_generate`');
     expect(media).not.toContain('`chat`');
-    const all = textOf(await h.client.getPrompt({ name: 'get_started' }));
+    const all = promptText(await h.client.getPrompt({ name: 'get_started' }));
     expect(all).toContain('- models: `models_list`, `models_get`');
     expect(all).toContain('`chat`');
   });

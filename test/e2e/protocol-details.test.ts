@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, stopProcess } from '../../scripts/lib/http-server.js';
+import { messageOf, openSession, postMcp, rpc } from '../helpers/http.js';
 
 const BIN = resolve(process.env.ORBIT_TEST_BIN ?? 'dist/orbit-mcp.js');
 const MODERN = '2026-07-28';
@@ -28,47 +29,13 @@ afterAll(async () => {
 });
 
 async function post(body: object, headers: Record<string, string>) {
-  const response = await fetch(server.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  // A 2025 session answers as an event stream: the message is the last data line.
-  const data = text.includes('data: {') ? text.slice(text.lastIndexOf('data: {') + 6).trim() : text;
-  return {
-    status: response.status,
-    message: JSON.parse(data),
-    session: response.headers.get('mcp-session-id'),
-  };
+  const response = await postMcp(server.url, body, headers);
+  return { status: response.status, message: await messageOf(response) };
 }
 
-/** A 2025 session opened by hand: its id. */
+/** A 2025 session opened by hand: the headers that name it. */
 async function legacySession() {
-  const opened = await post(
-    {
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    },
-    { 'mcp-protocol-version': LEGACY },
-  );
-  const headers = { 'mcp-session-id': opened.session!, 'mcp-protocol-version': LEGACY };
-  await fetch(server.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-  });
-  return headers;
+  return (await openSession(server.url, { protocolVersion: LEGACY, id: 0, initialized: true })).headers;
 }
 
 const modernHeaders = (method: string, name?: string) => ({
@@ -81,11 +48,8 @@ const sorted = (list: string[]) => [...list].sort();
 
 describe('tools/list', () => {
   it('lists tools by name, the same over HTTP in both eras and over stdio', async () => {
-    const modern = await post(
-      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: ENVELOPE } },
-      modernHeaders('tools/list'),
-    );
-    const legacy = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, await legacySession());
+    const modern = await post(rpc('tools/list', { _meta: ENVELOPE }), modernHeaders('tools/list'));
+    const legacy = await post(rpc('tools/list'), await legacySession());
     const listed = names(modern.message.result);
     expect(listed.length).toBeGreaterThan(10);
     expect(listed).toEqual(sorted(listed));
@@ -110,31 +74,21 @@ describe('tools/list', () => {
 
   it('carries cache hints on 2026-07-28 list results and none on 2025 ones', async () => {
     for (const method of ['tools/list', 'prompts/list', 'resources/templates/list']) {
-      const modern = await post(
-        { jsonrpc: '2.0', id: 1, method, params: { _meta: ENVELOPE } },
-        modernHeaders(method),
-      );
+      const modern = await post(rpc(method, { _meta: ENVELOPE }), modernHeaders(method));
       expect(modern.message.result, method).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'private' });
     }
     // The caller's own media and jobs change from call to call: not cached.
-    const resources = await post(
-      { jsonrpc: '2.0', id: 1, method: 'resources/list', params: { _meta: ENVELOPE } },
-      modernHeaders('resources/list'),
-    );
+    const resources = await post(rpc('resources/list', { _meta: ENVELOPE }), modernHeaders('resources/list'));
     expect(resources.message.result).toMatchObject({ ttlMs: 0 });
-    const legacy = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, await legacySession());
+    const legacy = await post(rpc('tools/list', undefined, 2), await legacySession());
     expect(legacy.message.result).not.toHaveProperty('ttlMs');
     expect(legacy.message.result).not.toHaveProperty('cacheScope');
   });
 });
 
 describe('Mcp-Method and Mcp-Name', () => {
-  const call = (name: string, meta?: object) => ({
-    jsonrpc: '2.0',
-    id: 7,
-    method: 'tools/call',
-    params: { name, arguments: {}, ...(meta ? { _meta: meta } : {}) },
-  });
+  const call = (name: string, meta?: object) =>
+    rpc('tools/call', { name, arguments: {}, ...(meta ? { _meta: meta } : {}) }, 7);
   const refusal = expect.objectContaining({
     error: expect.objectContaining({
       code: -32020,

@@ -13,9 +13,11 @@ import { type CallToolResult, ListRootsRequestSchema } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, stopProcess } from '../../scripts/lib/http-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { textOf } from '../helpers/harness.js';
+import { initialize, PROTOCOL_2025, postMcp, rpc } from '../helpers/http.js';
 
 const BIN = resolve(process.env.ORBIT_TEST_BIN ?? 'dist/orbit-mcp.js');
-const PROTOCOL = '2025-11-25';
+const PROTOCOL = PROTOCOL_2025;
 
 let sandbox: Sandbox;
 let server: { url: string; child: ChildProcess };
@@ -78,28 +80,8 @@ const failure = (promise: Promise<unknown>) =>
     (error: unknown) => error,
   );
 
-const textOf = (result: CallToolResult) =>
-  result.content.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
-
-function rawPost(body: object, headers: Record<string, string>) {
-  return fetch(server.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': PROTOCOL,
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-}
-
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-};
+const rawPost = (body: object, headers: Record<string, string>) =>
+  postMcp(server.url, body, { 'mcp-protocol-version': PROTOCOL, ...headers });
 
 async function sessionCount(): Promise<number> {
   const health = (await (await fetch(new URL('/health', server.url))).json()) as { sessions: number };
@@ -180,10 +162,10 @@ describe('the remote endpoint, attacked', () => {
     const second = await connect(keyA);
     try {
       // An event id of A's first session, as a stream reconnect would send it.
-      const listed = await rawPost(
-        { jsonrpc: '2.0', id: 7, method: 'tools/list' },
-        { authorization: `Bearer ${keyA}`, 'mcp-session-id': first.sessionId },
-      );
+      const listed = await rawPost(rpc('tools/list', undefined, 7), {
+        authorization: `Bearer ${keyA}`,
+        'mcp-session-id': first.sessionId,
+      });
       const eventId = /^id: (.+)$/m.exec(await listed.text())?.[1] ?? '1';
 
       // One 401 from the platform on A's first session.
@@ -196,10 +178,10 @@ describe('the remote endpoint, attacked', () => {
       expect(refused.isError).toBe(true);
 
       // B presents A's session: as if it did not exist, for POST and for a replay.
-      const takeover = await rawPost(
-        { jsonrpc: '2.0', id: 8, method: 'tools/list' },
-        { authorization: `Bearer ${keyB}`, 'mcp-session-id': first.sessionId },
-      );
+      const takeover = await rawPost(rpc('tools/list', undefined, 8), {
+        authorization: `Bearer ${keyB}`,
+        'mcp-session-id': first.sessionId,
+      });
       expect(takeover.status).toBe(404);
       for (const lastEventId of [eventId, '3']) {
         const replay = await fetch(server.url, {
@@ -233,7 +215,7 @@ describe('the remote endpoint, attacked', () => {
     for (let batch = 0; batch < 10; batch++) {
       const replies = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          rawPost(INITIALIZE, { authorization: `Bearer sk-made-up-${batch}-${i}-0123456789abcdef` }),
+          rawPost(initialize(), { authorization: `Bearer sk-made-up-${batch}-${i}-0123456789abcdef` }),
         ),
       );
       for (const reply of replies) {
@@ -279,16 +261,7 @@ describe('the remote endpoint without sessions', () => {
   });
 
   it('serves a known key and refuses a made-up one before any work', async () => {
-    const call = (key: string) =>
-      fetch(stateless.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${key}`,
-        },
-        body: JSON.stringify(INITIALIZE),
-      });
+    const call = (key: string) => postMcp(stateless.url, initialize(), { authorization: `Bearer ${key}` });
     expect((await call(keyA)).status).toBe(200);
     const refused = await call('sk-made-up-stateless-0123456789');
     expect(refused.status).toBe(401);

@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { type CallToolResult, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { textOf } from '../helpers/harness.js';
 
 const BIN = resolve(process.env.ORBIT_TEST_BIN ?? 'dist/orbit-mcp.js');
 const PNG_HEAD = Buffer.from('89504e470d0a1a0a', 'hex');
@@ -61,9 +62,6 @@ async function start(options: { cwd?: string; outputDir?: string; roots?: string
     (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as CallToolResult;
   return { client, transport, call, outputDir };
 }
-
-const textOf = (result: CallToolResult) =>
-  result.content.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
 
 const sentBodies = () => sandbox.requests.map((request) => request.body).join('\n');
 

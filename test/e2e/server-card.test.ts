@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, stopProcess } from '../../scripts/lib/http-server.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { postMcp, rpc, sendRaw } from '../helpers/http.js';
 
 const BIN = resolve(process.env.ORBIT_TEST_BIN ?? 'dist/orbit-mcp.js');
 const serverJson = JSON.parse(readFileSync('server.json', 'utf8'));
@@ -43,34 +44,13 @@ describe('the server card', () => {
       expect.arrayContaining(['2025-11-25', '2026-07-28']),
     );
     // The MCP endpoint itself still asks for a key.
-    const mcp = await fetch(server.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
+    const mcp = await postMcp(server.url, rpc('tools/list'));
     expect(mcp.status).toBe(401);
   });
 
   it('is refused to a Host the endpoint does not serve, as everything else is', async () => {
-    const url = new URL(server.url);
-    const res = await new Promise<number>((done, fail) => {
-      import('node:http').then(({ request }) =>
-        request(
-          {
-            host: url.hostname,
-            port: url.port,
-            path: '/.well-known/mcp/server-card.json',
-            headers: { host: 'evil.example' },
-          },
-          (reply) => {
-            reply.resume();
-            done(reply.statusCode ?? 0);
-          },
-        )
-          .on('error', fail)
-          .end(),
-      );
-    });
-    expect(res).toBe(403);
+    const card = new URL('/.well-known/mcp/server-card.json', server.url);
+    const res = await sendRaw(card, { method: 'GET', headers: { host: 'evil.example' } });
+    expect(res.status).toBe(403);
   });
 });

@@ -70,8 +70,7 @@ describe('x402 challenge read rail by rail', () => {
       /^3 rails not usable: x402-exact amount: .+; \S+ scheme: .+; base-usdc has no payTo$/,
     );
     // The person's text follows the binding's `x402/error` item.
-    const texts = result.content.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
-    expect(texts).toContain('base-usdc has no payTo');
+    expect(textOf(result)).toContain('base-usdc has no payTo');
     await payQuote(sandbox.url, payment.quote_id, 'nano');
     const done = await h.call('x402_complete', { quote_id: payment.quote_id });
     expect(done.isError, textOf(done)).toBeFalsy();

@@ -191,10 +191,11 @@ export function recordSkippedFile(skipped: SkippedSuite): void {
   appendFileSync(join(inject('toolCoverageDir'), `${process.pid}.jsonl`), `${JSON.stringify({ skipped })}\n`);
 }
 
-/** The text of the first text content item. */
-export function textOf(result: CallToolResult): string {
-  const first = result.content.find((item) => item.type === 'text');
-  return first && first.type === 'text' ? first.text : '';
+/** A tool result's text: its text items in order, one per line (images and links left out). */
+export function textOf(result: { content?: readonly object[] }): string {
+  return (result.content ?? [])
+    .flatMap((item) => ('type' in item && item.type === 'text' && 'text' in item ? [String(item.text)] : []))
+    .join('\n');
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: assertions read nested reply fields

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { postMcp, rpc } from '../helpers/http.js';
 import { probe, Replicas } from './lib/replicas.js';
 
 let sandbox: Sandbox;
@@ -59,14 +60,7 @@ describe('SIGTERM without a store', () => {
             try {
               seen.ready = (await probe(replica!.port, '/ready')).status;
               seen.health = (await probe(replica!.port, '/health')).body.status;
-              const late = await fetch(url, {
-                method: 'POST',
-                headers: {
-                  'content-type': 'application/json',
-                  accept: 'application/json, text/event-stream',
-                },
-                body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-              });
+              const late = await postMcp(url, rpc('ping'));
               seen.refused = late.status;
               seen.retryAfter = late.headers.get('retry-after');
             } catch (error) {

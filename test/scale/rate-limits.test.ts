@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { type RunningHttp, serveHttp } from '../../src/mcp/http/endpoint/serve.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { postMcp, rpc } from '../helpers/http.js';
 import { registry } from '../helpers/registry.js';
 import { type RunningRedis, startRedis } from './lib/redis.js';
 
@@ -46,15 +47,7 @@ afterAll(async () => {
 
 /** A request that passes the limits and is then answered at once (400: no session named); its status. */
 async function probe(url: string, key: string): Promise<number> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${key}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-  });
+  const res = await postMcp(url, rpc('tools/list'), { authorization: `Bearer ${key}` });
   await res.body?.cancel();
   return res.status;
 }

@@ -23,6 +23,8 @@ import {
   startSandbox,
   SANDBOX_MANAGEMENT_TOKENS as TOKENS,
 } from '../../src/sandbox/index.js';
+import { textOf } from '../helpers/harness.js';
+import { PROTOCOL_2025, postMcp, rpc } from '../helpers/http.js';
 import { type RoundRobin, startProxy } from './lib/proxy.js';
 import { type RunningRedis, startRedis } from './lib/redis.js';
 import { probe, type Replica, Replicas } from './lib/replicas.js';
@@ -110,8 +112,6 @@ const mediaUri = (result: { content: unknown[] }): string => {
   return link.uri;
 };
 
-const textOf = (result: { content: unknown[] }) => JSON.stringify(result.content);
-
 /** A 2025 call to a video that renders for seconds (long enough to stop its replica mid-way). */
 function longVideo(
   client: Client,
@@ -160,16 +160,10 @@ describe('three replicas behind a round-robin proxy, sharing one Redis', () => {
     // Another key presenting the session id finds nothing, on every replica.
     const stranger = newKey('stranger');
     for (const replica of replicas.all) {
-      const res = await fetch(`http://127.0.0.1:${replica.port}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${stranger}`,
-          'mcp-session-id': sessionId,
-          'mcp-protocol-version': '2025-11-25',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      const res = await postMcp(`http://127.0.0.1:${replica.port}/mcp`, rpc('tools/list', undefined, 9), {
+        authorization: `Bearer ${stranger}`,
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': PROTOCOL_2025,
       });
       expect(res.status).toBe(404);
       await res.body?.cancel();
