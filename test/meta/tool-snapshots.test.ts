@@ -1,7 +1,9 @@
 /**
  * Every tool in the catalog has its snapshot file at test/tools/<area>/<tool>.test.ts (the same
  * area folder as its source, tools/<area>/<tool>.ts), with a happy and an isError reply written
- * inline, and no snapshot holds a sandbox secret. Multi-step flows live in test/e2e instead.
+ * inline, and no snapshot holds a sandbox secret. Beside it, `<tool>.<aspect>.test.ts` files test
+ * one aspect of the tool each (chat.tool-loop.test.ts); nothing else lives in a tool folder.
+ * Flows across tools and concerns of the server live in test/e2e.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +16,19 @@ const registrySource = readFileSync('tools/index.ts', 'utf8');
 /** The area folder tools/index.ts imports the tool from. */
 function areaOf(tool: string): string | undefined {
   return new RegExp(`${tool}: \\(\\) => import\\('\\./([a-z_]+)/${tool}\\.js'\\)`).exec(registrySource)?.[1];
+}
+
+/** `<tool>.test.ts`, or `<tool>.<aspect>.test.ts` with a lowercase, hyphenated aspect. */
+const TOOL_TEST_FILE = /^([a-z0-9_]+)(?:\.([a-z0-9]+(?:-[a-z0-9]+)*))?\.test\.ts$/;
+
+/** Why a test file in test/tools/<area>/ is out of place, or undefined when it belongs there. */
+function misplaced(area: string, file: string, names: Set<string>): string | undefined {
+  const match = TOOL_TEST_FILE.exec(file);
+  if (!match) return 'not named <tool>.test.ts or <tool>.<aspect>.test.ts';
+  const tool = match[1]!;
+  if (!names.has(tool)) return `no tool named ${tool}`;
+  if (areaOf(tool) !== area) return `${tool} is in tools/${areaOf(tool)}/`;
+  return undefined;
 }
 
 const snapshotFile = (tool: string) => join('test', 'tools', areaOf(tool) ?? '?', `${tool}.test.ts`);
@@ -47,16 +62,29 @@ describe('tool snapshot files', () => {
     },
   );
 
-  it('has no snapshot file for a tool the catalog does not have', () => {
+  it("has no test file in a tool folder but a tool's snapshots and its aspects", () => {
     const names = new Set(catalog.map((entry) => entry.name));
     const stray = readdirSync(join('test', 'tools'), { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .flatMap((dir) =>
         readdirSync(join('test', 'tools', dir.name))
           .filter((file) => file.endsWith('.test.ts'))
-          .map((file) => ({ area: dir.name, tool: file.replace(/\.test\.ts$/, '') })),
+          .map((file) => ({ file: `${dir.name}/${file}`, why: misplaced(dir.name, file, names) })),
       )
-      .filter(({ area, tool }) => !names.has(tool) || areaOf(tool) !== area);
+      .filter(({ why }) => why !== undefined);
     expect(stray).toEqual([]);
+  });
+
+  it.each([
+    ['text', 'chat.test.ts', undefined],
+    ['text', 'chat.tool-loop.test.ts', undefined],
+    ['media', 'image_generate.saved-files.test.ts', undefined],
+    ['text', 'chat-controls.test.ts', 'not named <tool>.test.ts or <tool>.<aspect>.test.ts'],
+    ['text', 'chat.Controls.test.ts', 'not named <tool>.test.ts or <tool>.<aspect>.test.ts'],
+    ['text', 'chat.tool.loop.test.ts', 'not named <tool>.test.ts or <tool>.<aspect>.test.ts'],
+    ['text', 'talk.controls.test.ts', 'no tool named talk'],
+    ['media', 'chat.controls.test.ts', 'chat is in tools/text/'],
+  ])('judges %s/%s: %s', (area, file, why) => {
+    expect(misplaced(area, file, new Set(catalog.map((entry) => entry.name)))).toBe(why);
   });
 });
