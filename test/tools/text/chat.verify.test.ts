@@ -5,8 +5,8 @@
  * before anything is sent. And `eval_store_content` (issue 13) reaches the platform as its flag.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, out, startHarness, textOf } from '../helpers/harness.js';
-import { clearCorruptions, corrupt, TEE_MODEL } from '../sandbox/tee-helpers.js';
+import { type Harness, out, startHarness, textOf } from '../../helpers/harness.js';
+import { clearCorruptions, corrupt, TEE_MODEL } from '../../sandbox/tee-helpers.js';
 
 let h: Harness;
 beforeAll(async () => {

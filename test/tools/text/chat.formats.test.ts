@@ -1,6 +1,10 @@
+/**
+ * chat in each wire format (chat completions, messages, responses), streamed and not: the answer,
+ * its progress while it streams, usage and cost read from where each format puts them.
+ */
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, textOf } from '../helpers/harness.js';
+import { type Harness, startHarness, textOf } from '../../helpers/harness.js';
 
 interface ChatOut {
   text: string;
@@ -136,22 +140,5 @@ describe('chat', () => {
     const result = await h.call('chat', { model: 'nope/missing', prompt: 'hi' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/model_not_found[\s\S]*models_list[\s\S]*Request id: req_/);
-  });
-});
-
-describe('tokens_count', () => {
-  it('counts input tokens for a conversation', async () => {
-    const result = await h.call('tokens_count', {
-      model: 'anthropic/claude-sandbox',
-      prompt: 'count these words please',
-    });
-    expect(result.isError).toBeFalsy();
-    expect((result.structuredContent as { input_tokens: number }).input_tokens).toBeGreaterThan(0);
-  });
-
-  it('refuses an empty conversation', async () => {
-    const result = await h.call('tokens_count', { model: 'anthropic/claude-sandbox' });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain('Nothing to count');
   });
 });

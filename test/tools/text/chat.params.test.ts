@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, textOf } from '../helpers/harness.js';
+import { type Harness, startHarness, textOf } from '../../helpers/harness.js';
 
 // Issue 25: chat controls of spec 2 §4.1/§4.2, each checked before sending where the spec gives a rule.
 let h: Harness;

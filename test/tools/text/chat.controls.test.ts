@@ -1,6 +1,6 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, type Out, out, startHarness, textOf } from '../helpers/harness.js';
+import { type Harness, type Out, out, startHarness, textOf } from '../../helpers/harness.js';
 
 /** chat's reasoning, stateful, caching and routing controls (spec 2 §4.1, §4.2, §8). */
 let h: Harness;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEATHER } from '../helpers/chat.js';
-import { type Harness, type Out, out, startHarness, textOf } from '../helpers/harness.js';
+import { WEATHER } from '../../helpers/chat.js';
+import { type Harness, type Out, out, startHarness, textOf } from '../../helpers/harness.js';
 
 /** Tool loops through `chat` (spec 2 §4.1, §4.2, §6): calls out, results back in, in every format. */
 let h: Harness;
