@@ -6,7 +6,7 @@ import type { Target } from './define-tool.js';
  * tool search of the Claude and OpenAI APIs) put only tool names and this text in the model's
  * context, so it maps what people ask for to toolsets and first calls, in their words. The same
  * text goes out over stdio and HTTP, in `initialize` and in 2026-07-28's `server/discover`; at
- * most 350 tokens (test/e2e/instructions.test.ts).
+ * most 350 tokens (test/e2e/protocol/instructions.test.ts).
  */
 const MAP = `Tools by toolset (off by default: evals, keys, teams):
 - models: find a model id (models_list), one model's price (models_get).

@@ -1,4 +1,4 @@
-// Compiled against the published types by test/e2e/library.test.ts (not by the project's tsc).
+// Compiled against the published types by test/e2e/binary/library.test.ts (not by the project's tsc).
 
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
