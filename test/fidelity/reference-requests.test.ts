@@ -135,8 +135,8 @@ describe('accountless web search', () => {
     try {
       h.sandbox.clearRequests();
       const result = await bare.call('web_search', { query: 'quotes' });
-      // The quote comes back as the x402 binding's payment request.
-      expect(JSON.parse(textOf(result))['x402/error'].code).toBe(402);
+      // The quote comes back as the x402 binding's payment request, its first text item (one line).
+      expect(JSON.parse(textOf(result).split('\n')[0]!)['x402/error'].code).toBe(402);
       const asked = sentTo('POST', '/api/v1/data/web/search');
       expect(asked).toHaveLength(1);
       expect(asked[0]!.headers['x-x402']).toBe('true');
