@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { BENCH_OUTPUT_DIR } from './paths.js';
 
 export const INITIALIZE = {
   jsonrpc: '2.0',
@@ -22,7 +24,8 @@ export const UNREACHED_RATE_LIMIT = 'key=1000000/s,address=1000000/s,paid=100000
 
 /**
  * The environment children get: ours without ORBIT_* (the bench sets what it means) and without
- * NODE_OPTIONS (tsx may put its loader there, which would be timed as start-up).
+ * NODE_OPTIONS (tsx may put its loader there, which would be timed as start-up). Media a child
+ * saves goes to the bench's scratch folder, never the person's ~/orbit-output.
  */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -30,7 +33,7 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
     if (key.startsWith('ORBIT_') || key === 'NODE_OPTIONS') continue;
     env[key] = value;
   }
-  return { ...env, ...extra };
+  return { ...env, ORBIT_OUTPUT_DIR: resolve(BENCH_OUTPUT_DIR), ...extra };
 }
 
 /** A child speaking newline-delimited JSON-RPC on stdio, as MCP's stdio transport does. */
