@@ -93,15 +93,9 @@ export function importCycles(edges: ImportEdge[]): string[][] {
  * shrinks. All are inside the inbound HTTP endpoint (issue 36 item 2 reshapes it).
  */
 export const EXCUSED_ROOM_IMPORTS: ReadonlyMap<string, string> = new Map([
-  ['src/mcp/http/auth -> src/mcp/http/endpoint', 'bearer and rate-limit refuse through endpoint/refuse.ts'],
-  ['src/mcp/http/cluster -> src/mcp/http/endpoint', 'resume refuses through endpoint/refuse.ts'],
   [
     'src/mcp/http/cluster -> src/mcp/http/sessions',
     'the session registry and transport it shares across replicas',
-  ],
-  [
-    'src/mcp/http/sessions -> src/mcp/http/endpoint',
-    'the handler refuses through endpoint/refuse.ts; servers write endpoint/audit.ts',
   ],
 ]);
 

@@ -4,9 +4,9 @@ import type { Credential } from '../../../credentials.js';
 import type { Logger } from '../../../log.js';
 import type { Store } from '../../../store/store.js';
 import type { HttpClient } from '../../../upstream/client.js';
-import { refuse } from '../endpoint/refuse.js';
 import { clientAddress } from './client-address.js';
 import { KeyChecker } from './key-check.js';
+import { refuse } from './refuse.js';
 import { requestCredential, requestExtras } from './request-credentials.js';
 import { publicOrigin, wwwAuthenticate } from './resource-metadata.js';
 

@@ -4,7 +4,7 @@ import { RateExceededError } from '../../../errors.js';
 import type { Logger } from '../../../log.js';
 import { MemoryStore } from '../../../store/memory.js';
 import { type Store, storeKey, type TakeResult, type TokenBucket } from '../../../store/store.js';
-import { refuse } from '../endpoint/refuse.js';
+import { refuse } from './refuse.js';
 
 /** What a limit counts: every request of a key, every request from an address, a key's paid calls. */
 type RateScope = 'key' | 'address' | 'paid';

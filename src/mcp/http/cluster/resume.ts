@@ -5,7 +5,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/server';
 import type { Logger } from '../../../log.js';
-import { refuse } from '../endpoint/refuse.js';
+import { refuse } from '../auth/refuse.js';
 import type { CallRecord, CallTracker } from './calls.js';
 import type { MessageEvent, SharedEventStore } from './event-store-shared.js';
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { refuse } from './refuse.js';
+import { refuse } from '../auth/refuse.js';
 
 export interface DrainSteps {
   /** How long running calls get to finish. */

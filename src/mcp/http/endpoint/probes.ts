@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Runtime, Target } from '../../../runtime.js';
 import { VERSION } from '../../../version.js';
+import { refuse } from '../auth/refuse.js';
 import { isResourceMetadataPath, publicOrigin, resourceMetadata } from '../auth/resource-metadata.js';
 import type { Drain } from './drain.js';
-import { refuse } from './refuse.js';
 import { json } from './request.js';
 
 export interface ProbeDeps {

@@ -13,10 +13,10 @@ import { fingerprint } from '../../../tenant.js';
 import { headerMismatch } from '../../standard-headers.js';
 import type { HttpAuth } from '../auth/bearer.js';
 import { header } from '../auth/headers.js';
+import { refuse } from '../auth/refuse.js';
 import type { Sessions } from '../sessions/handler.js';
 import type { RemoteServerScope } from '../sessions/servers.js';
 import type { PendingRequest, Step } from './chain.js';
-import { refuse } from './refuse.js';
 import { MAX_BODY_BYTES } from './request.js';
 
 export interface RouteDeps {

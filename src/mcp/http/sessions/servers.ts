@@ -5,12 +5,12 @@ import type { Credential } from '../../../credentials.js';
 import type { Runtime } from '../../../runtime.js';
 import { fingerprint, keyTenant } from '../../../tenant.js';
 import { VERSION } from '../../../version.js';
+import type { StampedCall } from '../../call-record.js';
 import { stateCodecFor } from '../../input.js';
 import { createMcpServer, type Registry, type ServerDeps } from '../../server.js';
 import type { HttpAuth } from '../auth/bearer.js';
 import type { RateLimiter } from '../auth/rate-limit.js';
 import { RequestCredentials } from '../auth/request-credentials.js';
-import type { AuditLog } from '../endpoint/audit.js';
 
 export interface RemoteServerDeps {
   runtime: Runtime;
@@ -20,7 +20,7 @@ export interface RemoteServerDeps {
   /** The paid-call rate limit of each key. */
   limiter: RateLimiter;
   /** Where each tool call is recorded (`--audit-log`); none when it is off. */
-  audit?: AuditLog;
+  audit?: { call(record: StampedCall): void };
 }
 
 export interface RemoteServerScope {

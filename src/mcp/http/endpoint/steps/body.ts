@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { refuse } from '../../auth/refuse.js';
 import type { Step } from '../chain.js';
 import { describeBody } from '../log.js';
-import { refuse } from '../refuse.js';
 import { MAX_BODY_BYTES, readJson, TOO_LARGE } from '../request.js';
 
 /** The capped JSON body of a POST; an oversized or broken one is answered here. `tools`: named in the log line. */

@@ -1,5 +1,5 @@
+import { refuse } from '../../auth/refuse.js';
 import type { Step } from '../chain.js';
-import { refuse } from '../refuse.js';
 import { hostAllowed, originAllowed } from '../request.js';
 
 /** Host and Origin against DNS rebinding: this server's own names and port, and those the operator allowed. */

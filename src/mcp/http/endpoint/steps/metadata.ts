@@ -1,7 +1,7 @@
 import type { Target } from '../../../../context.js';
+import { refuse } from '../../auth/refuse.js';
 import type { Step } from '../chain.js';
 import { answerMetadata } from '../probes.js';
-import { refuse } from '../refuse.js';
 import { answerServerCard } from '../server-card.js';
 
 /** The public documents (resource metadata, server card); any other path than the endpoint's is 404. */

@@ -1,5 +1,5 @@
+import { refuse } from '../../auth/refuse.js';
 import type { Step } from '../chain.js';
-import { refuse } from '../refuse.js';
 import { parseToolsets } from '../request.js';
 
 /** `?toolsets=` on the endpoint's address: the toolsets this caller's server shows. */
