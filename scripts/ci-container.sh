@@ -83,7 +83,9 @@ wait "$caller" || fail "the call in flight at SIGTERM did not finish: $(cat "$wo
 cat "$work/during.out"
 [[ $exit_code == 0 ]] || fail "exit code $exit_code after SIGTERM"
 ((stopped_ms <= DRAIN_MS + 2000)) || fail "took ${stopped_ms} ms to exit (drain ${DRAIN_MS} ms)"
-"${podman[@]}" logs orbit-ci-one 2>&1 | grep -q 'drained' || fail 'no drain in the logs'
+# Read the whole log first: under pipefail, `logs | grep -q` fails when grep stops at the first
+# match and podman's next line meets a closed pipe (SIGPIPE), even though the line is there.
+grep -q 'drained' <<<"$("${podman[@]}" logs orbit-ci-one 2>&1)" || fail 'no drain in the logs'
 echo "exited 0 in ${stopped_ms} ms after SIGTERM, the running call finished"
 
 echo '---- stdio as process 1: SIGTERM ends it (Node ignores signals it does not handle as process 1)'
@@ -118,7 +120,7 @@ wait_health "http://127.0.0.1:${port_b}/health" || fail 'replica b: /health'
 [[ "$(healthcheck orbit-ci-b)" != unhealthy ]] || fail 'replica b: HEALTHCHECK on its own --port'
 check across "http://127.0.0.1:${port_a}/mcp" "http://127.0.0.1:${port_b}/mcp" || fail 'one call served by each replica'
 for replica in a b; do
-  "${podman[@]}" logs "orbit-ci-$replica" 2>&1 | grep -q "\"replica\":\"$replica\".*\"tool\":\"chat\"" ||
+  grep -q "\"replica\":\"$replica\".*\"tool\":\"chat\"" <<<"$("${podman[@]}" logs "orbit-ci-$replica" 2>&1)" ||
     fail "replica $replica logged no chat call"
 done
 for replica in a b; do "${podman[@]}" kill --signal TERM "orbit-ci-$replica" >/dev/null; done

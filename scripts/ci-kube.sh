@@ -74,7 +74,7 @@ fi
 # only recommends them, so a podman installed without recommends lacks them.
 dns_missing=()
 for package in netavark aardvark-dns; do
-  dpkg-query -W -f '${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || dns_missing+=("$package")
+  grep -q 'ok installed' <<<"$(dpkg-query -W -f '${Status}' "$package" 2>/dev/null)" || dns_missing+=("$package")
 done
 if ((${#dns_missing[@]})); then
   "${sudo[@]}" apt-get update
@@ -88,7 +88,8 @@ echo '---- rendering deploy/kubernetes-ci with kustomize'
 kubectl kustomize deploy/kubernetes-ci 2> >(grep -v 'is deprecated' >&2) >"$work/rendered.yaml"
 check prepare "$work/rendered.yaml" "$work"
 for pod in $(plan 'Object.keys(p.deployments).map((d) => d + "-pod").join(" ")'); do
-  ! "${podman[@]}" pod ps --format '{{.Name}}' | grep -q "^$pod" || fail "pods named $pod* exist already (podman pod rm -f them)"
+  existing="$("${podman[@]}" pod ps --format '{{.Name}}')"
+  if grep -q "^$pod" <<<"$existing"; then fail "pods named $pod* exist already (podman pod rm -f them)"; fi
 done
 "${podman[@]}" network rm -f "$NETWORK" >/dev/null 2>&1 || true
 "${podman[@]}" network create "$NETWORK" >/dev/null
@@ -174,7 +175,8 @@ for attempt in 1 2 3; do
   wait "$caller" || fail "the call in flight at SIGTERM did not finish: $(cat "$work/during.out")"
   exit_code="$("${podman[@]}" inspect --format '{{.State.ExitCode}}' "$stopping")"
   [[ $exit_code == 0 ]] || fail "${pods[1]} exited $exit_code after SIGTERM"
-  "${podman[@]}" logs "$stopping" 2>&1 | grep -q 'drained' || fail 'no drain in the logs'
+  # The whole log first: `logs | grep -q` under pipefail fails on SIGPIPE when grep stops early.
+  grep -q 'drained' <<<"$("${podman[@]}" logs "$stopping" 2>&1)" || fail 'no drain in the logs'
   answered_at="$(sed -n 's/^answered-at //p' "$work/during.out")"
   grep -v '^answered-at ' "$work/during.out"
   if ((answered_at > signalled)); then
