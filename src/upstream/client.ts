@@ -316,9 +316,20 @@ async function readBody<T>(
   }
 }
 
+/** Longest request id kept: the platform's are ~20 characters; a proxy's header can be anything. */
+const REQUEST_ID_MAX = 128;
+
+/**
+ * The reply's request id, as it goes into results, errors and the audit log: printable ASCII
+ * only, at most 128 characters (a longer one is cut and ends in `…`), absent when nothing is left.
+ */
 function requestIdOf(headers: RawResponse['headers']): string | undefined {
-  const value = headers['x-request-id'];
-  return Array.isArray(value) ? value[0] : value;
+  const raw = headers['x-request-id'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (!value) return undefined;
+  const printable = value.replace(/[^\x21-\x7e]/g, '');
+  if (!printable) return undefined;
+  return printable.length > REQUEST_ID_MAX ? `${printable.slice(0, REQUEST_ID_MAX)}…` : printable;
 }
 
 function flatHeaders(headers: RawResponse['headers']): Record<string, string> {

@@ -89,6 +89,19 @@ describe('HttpClient.request', () => {
     expect(server.requests[0]?.headers['user-agent']).toBe('t');
   });
 
+  it('keeps a request id to 128 printable characters, however long the header the reply brings', async () => {
+    const long = `req_${'x'.repeat(5_000)}`;
+    server.script(
+      json(200, { data: [] }, { 'x-request-id': long }),
+      json(200, { data: [] }, { 'x-request-id': ' \t ' }),
+    );
+    const client = makeClient().api(scope());
+    const res = await client.request({ method: 'GET', path: '/api/v1/models', schema: Models });
+    expect(res.requestId).toBe(`${long.slice(0, 128)}…`);
+    const blank = await client.request({ method: 'GET', path: '/api/v1/models', schema: Models });
+    expect(blank.requestId).toBeUndefined();
+  });
+
   it('fails with upstream_invalid naming the field path when a field has the wrong type', async () => {
     server.script(json(200, { data: [{ id: 'm1', context_length: 'big' }] }, { 'x-request-id': 'req_bad' }));
     const error = await failure(
