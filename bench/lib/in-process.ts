@@ -79,6 +79,7 @@ export async function startInProcess(
  * The baseline of the per-call rows: a bare SDK v2 server whose tools each send one fixed
  * request with undici (a keep-alive Agent, like orbit-mcp's) and return the reply as text, joined
  * to an SDK client the same way as orbit-mcp in startInProcess, bundled the same way.
+ * @public bench/run.ts imports the bundled copy of this file by its path, which knip cannot follow.
  */
 export async function startBareInProcess(
   baseUrl: string,

@@ -40,7 +40,7 @@ export async function writeReadmeBlock(path: string, body: string, block = 'benc
 }
 
 /** The rows the README shows (the whole table is in docs/benchmarks.md). */
-export const HEADLINE = [
+const HEADLINE = [
   'cold_start',
   'rss_after_tools_list',
   'tokens_all',

@@ -17,7 +17,7 @@ function chatBody(stream: boolean): string {
   });
 }
 
-export const QUERY = 'model context protocol servers';
+const QUERY = 'model context protocol servers';
 
 /**
  * One call measured both ways: the tool through MCP, and exactly the request the tool sends
@@ -32,7 +32,7 @@ interface Case {
   direct: { method: 'GET' | 'POST'; path: string; accept: string; body?: string };
 }
 
-export const LATENCY_CASES: readonly Case[] = [
+const LATENCY_CASES: readonly Case[] = [
   {
     id: 'chat_added_p{p}_json',
     label: 'chat added latency p{p}, stream: false',
@@ -100,7 +100,7 @@ const TARGET_MS = 0.2;
 const TARGETED = new Set(['chat_added_p{p}_json', 'chat_added_p{p}_stream', 'web_search_added_p{p}']);
 
 /** The bare SDK server's tool for a case: one per case, since both chat cases are `chat`. */
-export const bareTool = (one: Case) => one.id.replace('_p{p}', '');
+const bareTool = (one: Case) => one.id.replace('_p{p}', '');
 
 /** The requests the bare SDK server's tools send (startBareInProcess). */
 export const BARE_TOOLS = Object.fromEntries(LATENCY_CASES.map((one) => [bareTool(one), one.direct]));

@@ -8,7 +8,7 @@ import type { Figure } from '../lib/figure.js';
 import { round } from '../lib/stats.js';
 
 /** CPU seconds (user and system) a process has used so far, from the kernel's view (Linux). */
-export async function cpuSeconds(pid: number): Promise<number> {
+async function cpuSeconds(pid: number): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
   // The fields after the command's closing parenthesis; utime and stime are the 14th and 15th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -3,7 +3,7 @@ import { ALL_TOOLSETS, TOOLSETS, type Toolset } from '../../src/config.js';
 import { hits, type Ranked, rankRequests, type SearchedTool, searchText } from './rank.js';
 import { REQUESTS } from './requests.js';
 
-export const DEFAULT_TOOLSETS = ALL_TOOLSETS.filter((name) => TOOLSETS[name]);
+const DEFAULT_TOOLSETS = ALL_TOOLSETS.filter((name) => TOOLSETS[name]);
 
 /** The tools as this checkout lists them (tools/catalog.json, which a meta-test keeps equal to the modules). */
 export function currentTools(): SearchedTool[] {

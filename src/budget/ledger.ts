@@ -6,7 +6,7 @@ import type { LedgerState, LedgerStep, Store } from '../store/store.js';
 /** A call's reservation outlives any call (timeouts, waits), so a crashed one frees it in time. */
 const CALL_RESERVATION_MS = 30 * 60_000;
 /** A job whose cost the platform never reports keeps its reservation this long (or the window, if longer). */
-export const JOB_RESERVATION_MS = 24 * 3_600_000;
+const JOB_RESERVATION_MS = 24 * 3_600_000;
 
 const NANO = 1e9;
 const toNano = (usd: number) => Math.max(0, Math.round(usd * NANO));

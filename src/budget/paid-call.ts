@@ -23,7 +23,7 @@ export interface ToolCost<Args, Result, Context> {
 }
 
 /** What the budget adds to a paid call's answer: lines after its text, fields beside its result's own. */
-export interface CostNotes {
+interface CostNotes {
   lines: string[];
   fields?: Record<string, unknown>;
 }

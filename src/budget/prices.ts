@@ -5,7 +5,7 @@ import type { Price } from './ledger.js';
  * estimate before sending): a stated ceiling per tool, said in the refusal, set above what the
  * platform's public prices make a usual call cost. The cost the reply states is what settles.
  */
-export const CEILINGS_USD: Readonly<Record<string, number>> = {
+const CEILINGS_USD: Readonly<Record<string, number>> = {
   chat: 0.25,
   embed: 0.05,
   image_generate: 0.5,

@@ -16,7 +16,7 @@ export type { Progress, SavedFile, Target, ToolContext } from '../context.js';
 export type Nature = 'read' | 'spend' | 'write' | 'delete';
 
 /** The credential a call needs: one of the three kinds, none (public), or optional (a key adds detail). */
-export type CredentialNeed = CredentialKind | 'none' | 'optional';
+type CredentialNeed = CredentialKind | 'none' | 'optional';
 
 /** One operation of a tool: what it needs and what it does. */
 export interface OperationSpec {
@@ -145,7 +145,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: T
   return tool;
 }
 
-export function annotationsFor(operations: readonly OperationSpec[], local: boolean): ToolAnnotations {
+function annotationsFor(operations: readonly OperationSpec[], local: boolean): ToolAnnotations {
   return {
     readOnlyHint: operations.every((op) => op.nature === 'read'),
     destructiveHint: operations.some((op) => op.nature === 'delete'),

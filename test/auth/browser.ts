@@ -9,10 +9,10 @@ import { describe } from 'vitest';
 import catalog from '../../tools/catalog.json' with { type: 'json' };
 import { recordSkippedFile } from '../helpers/harness.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Browser tests skip on a machine without Chromium, but never in CI, where a missing browser must fail. */
-export const skipBrowserTests = !existsSync(CHROMIUM) && !process.env.CI;
+const skipBrowserTests = !existsSync(CHROMIUM) && !process.env.CI;
 
 const SKIP_REASON =
   `no Chromium at ${CHROMIUM}. To run them, install Chromium (Debian/Ubuntu: sudo apt-get install ` +

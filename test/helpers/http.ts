@@ -27,7 +27,7 @@ export const rpc = (method: string, params?: object, id: number | string = 1) =>
 });
 
 /** A JSON-RPC notification (no id, no answer). */
-export const notification = (method: string, params?: object) => ({
+const notification = (method: string, params?: object) => ({
   jsonrpc: '2.0' as const,
   method,
   ...(params === undefined ? {} : { params }),

@@ -42,12 +42,12 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { type Harness, type HarnessOptions, startHarness } from '../helpers/harness.js';
 
 /** What one call produced, normalised: the tool's reply and the requests the sandbox saw. */
-export interface Snap {
+interface Snap {
   result: CallToolResult;
   sent: SentRequest[];
 }
 
-export interface SentRequest {
+interface SentRequest {
   method: string;
   path: string;
   query?: Record<string, string>;
@@ -56,7 +56,7 @@ export interface SentRequest {
   status?: number;
 }
 
-export interface SnapOptions {
+interface SnapOptions {
   /** 'once' keeps one of each run of identical requests: for tools that poll a job. */
   polls?: 'once' | 'all';
 }
@@ -281,7 +281,7 @@ function normaliseText(value: string, context: Context): string {
 }
 
 /** Returns a copy with every nondeterministic bit rewritten (see the file's comment). */
-export function normalise(value: unknown, context: Context, key = ''): unknown {
+function normalise(value: unknown, context: Context, key = ''): unknown {
   if (typeof value === 'string')
     return key === 'text' ? normaliseText(value, context) : normaliseString(value, context);
   if (typeof value === 'number') {

@@ -7,7 +7,7 @@ import { parseScorerDef } from './scorer-def.js';
 import { evalsPath } from './shared.js';
 
 /** A judge call's cost is not published (spec 2 §4.11): a stated ceiling per call. */
-export const JUDGE_CALL_CEILING_USD = 0.02;
+const JUDGE_CALL_CEILING_USD = 0.02;
 /** A candidate whose model the catalog does not price: a stated ceiling per answer. */
 const ANSWER_CEILING_USD = 0.02;
 const JUDGE_TYPES = new Set(['llm_judge', 'pairwise_llm']);

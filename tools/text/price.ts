@@ -14,7 +14,7 @@ const MARGIN = 1.25;
 /** `:online` adds a search: 0.006 USD, or 0.06 for the deep variant (spec 2 §4.3); the dearer is held. */
 const ONLINE_SEARCH_USD = 0.06;
 /** Fewer output tokens than this buy no useful answer: the budget refuses rather than shapes below it. */
-export const LEAST_USEFUL_TOKENS = 64;
+const LEAST_USEFUL_TOKENS = 64;
 
 /** What the budget needs of a text model: its token prices and bounds (spec 2 §2.1, detailed catalog). */
 export interface TextPricing {
@@ -29,7 +29,7 @@ export interface TextPricing {
 }
 
 /** The model's pricing from the detailed text catalog; undefined when it is not listed or not priced. */
-export async function textPricing(ctx: ToolContext, id: string): Promise<TextPricing | undefined> {
+async function textPricing(ctx: ToolContext, id: string): Promise<TextPricing | undefined> {
   return (await textPricings(ctx, [id])).get(id);
 }
 

@@ -63,7 +63,7 @@ function theme(context: McpUiHostContext | undefined): void {
   if (context?.styles?.variables) applyHostStyleVariables(context.styles.variables);
 }
 
-export function textOf(result: ToolResult): string {
+function textOf(result: ToolResult): string {
   return (result.content ?? []).map((item) => item.text ?? '').join('\n');
 }
 

@@ -18,7 +18,7 @@ const ALIASES: Record<string, string> = {
   'map.reviews': 'maps.reviews',
 };
 
-export function normalizeId(raw: string): string {
+function normalizeId(raw: string): string {
   return raw
     .trim()
     .toLowerCase()

@@ -87,7 +87,10 @@ const titleCase = (slug: string) =>
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join(' ');
 
-/** Three distinct links one level below the page, none below depth 3. */
+/**
+ * Three distinct links one level below the page, none below depth 3.
+ * @public test/unit/linear-time.test.ts loads this file by its path in a child process.
+ */
 export function linksOf(url: URL): string[] {
   const base = url.pathname.replace(/(?<!\/)\/+$/, '');
   if (base.split('/').filter(Boolean).length >= 3) return [];

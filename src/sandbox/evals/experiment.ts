@@ -24,7 +24,7 @@ export interface ExperimentItem {
   system?: string;
 }
 
-export interface ErrorInfo {
+interface ErrorInfo {
   code: string;
   message: string;
 }

@@ -7,7 +7,7 @@
 import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Forwarded {
+interface Forwarded {
   method: string;
   session?: string;
   /** Index of the replica that answered. */

@@ -24,8 +24,8 @@ export function requestCredential(req: IncomingMessage, target: Target): Credent
 }
 
 /** Headers that carry the admin credentials a caller may add to its key (never in a URL). */
-export const MANAGEMENT_TOKEN_HEADER = `x-${PLATFORM_WORD}-management-token`;
-export const SESSION_HEADER = `x-${PLATFORM_WORD}-session`;
+const MANAGEMENT_TOKEN_HEADER = `x-${PLATFORM_WORD}-management-token`;
+const SESSION_HEADER = `x-${PLATFORM_WORD}-session`;
 
 /** The management token and session a caller sent beside its key, for the admin tools. */
 export function requestExtras(req: IncomingMessage): Credential[] {

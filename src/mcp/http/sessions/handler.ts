@@ -21,7 +21,7 @@ import type { RemoteServerFactory } from './servers.js';
 import { openSessionTransport, replayHandshake } from './transport.js';
 
 /** A store the replicas share, and what this replica needs to share its sessions through it. */
-export interface ClusterOptions {
+interface ClusterOptions {
   store: Store;
   replica: string;
   /** A call's lease lasts this long without a heartbeat. */

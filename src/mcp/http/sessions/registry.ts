@@ -22,7 +22,7 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
 };
 
 /** What the registry needs of a session's transport. */
-export interface SessionTransport {
+interface SessionTransport {
   close(): Promise<void>;
 }
 

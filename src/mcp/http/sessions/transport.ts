@@ -15,7 +15,7 @@ export const RECONNECT_MS = 1_000;
 /** Requests a re-created session's transport is handed internally (the URL is never dialled). */
 const INTERNAL_URL = 'http://localhost/mcp';
 
-export type Deliver = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+type Deliver = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
 export interface SessionTransportOptions {
   id: string;
