@@ -24,7 +24,7 @@ export interface ExperimentItem {
   system?: string;
 }
 
-interface ErrorInfo {
+export interface ErrorInfo {
   code: string;
   message: string;
 }
