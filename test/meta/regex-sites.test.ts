@@ -277,6 +277,7 @@ const VERDICTS = new Map<string, string>([
   ],
   ['src/upstream/cache.ts /^"|"$/g', SAFE],
   ['src/upstream/client.ts /json/i', SAFE],
+  ['src/upstream/client.ts /[^\\x21-\\x7e]/g', SAFE],
   ['src/upstream/outgoing.ts /^https?:\\/\\//', SAFE],
   ['src/upstream/pricing.ts /^x_[a-z0-9]+_pricing$/i', SAFE],
   ['src/upstream/pricing.ts /^x-[a-z0-9]+-cost$/i', SAFE],
