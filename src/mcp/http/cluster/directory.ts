@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ALL_TOOLSETS, type Toolset } from '../../../config.js';
 import type { Logger } from '../../../log.js';
 import { type Store, storeKey } from '../../../store/store.js';
-import type { Admission, SessionLimits } from '../sessions/registry.js';
+import type { SessionLimits, SessionRefusal } from '../auth/session-bounds.js';
 
 /** The client's initialize, as a replica that re-creates the session replays it to its server. */
 export const InitParams = z.looseObject({
@@ -52,7 +52,9 @@ export class SessionDirectory {
   ) {}
 
   /** Every replica's sessions under the bounds, before a new one opens (a key's longest idle gives way). */
-  async admit(record: Pick<SessionRecord, 'key' | 'address' | 'checked'>): Promise<Admission | undefined> {
+  async admit(
+    record: Pick<SessionRecord, 'key' | 'address' | 'checked'>,
+  ): Promise<SessionRefusal | undefined> {
     const since = Date.now() - this.limits.idleMs;
     if ((await this.store.countFrom(allKey(), since)) >= this.limits.total)
       return {

@@ -9,6 +9,12 @@ import { refuse } from '../auth/refuse.js';
 import type { CallRecord, CallTracker } from './calls.js';
 import type { MessageEvent, SharedEventStore } from './event-store-shared.js';
 
+/**
+ * How long a client may wait before reconnecting a dropped stream (the SSE `retry` field): on every
+ * 2025 stream, a session's own (sessions/transport.ts) and those relayed across replicas here.
+ */
+export const RECONNECT_MS = 1_000;
+
 export interface ResumeDeps {
   session: string;
   events: SharedEventStore;

@@ -1,14 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
+import type {
+  JSONRPCMessage,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import type { Logger } from '../../../log.js';
 import type { Store } from '../../../store/store.js';
 import { header } from '../auth/headers.js';
-import { type OpenTransport, RECONNECT_MS } from '../sessions/transport.js';
 import { announceAnswers, isAnswers } from './answers.js';
 import type { CallTracker } from './calls.js';
 import type { SessionDirectory } from './directory.js';
 import type { SharedEventStore } from './event-store-shared.js';
-import { relayResumed, relayStandalone } from './resume.js';
+import { RECONNECT_MS, relayResumed, relayStandalone } from './resume.js';
 import { takeOver } from './takeover.js';
 
 /** With a shared store: where sessions, their events and their calls live for every replica. */
@@ -23,7 +26,7 @@ export interface SharedSessions {
 /** What a replica keeps of a session it serves, with a shared store. */
 export interface SharedSessionState {
   events: SharedEventStore;
-  transport: OpenTransport['transport'];
+  transport: WebStandardStreamableHTTPServerTransport;
   /** Hands a message straight to the session's server here. */
   deliver(message: JSONRPCMessage): void;
   /** Listening streams this replica holds for the session (closed with it). */

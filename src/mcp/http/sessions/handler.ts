@@ -9,6 +9,7 @@ import { fingerprint, fingerprintAll } from '../../../tenant.js';
 import type { LongCall } from '../../define-tool.js';
 import type { HttpAuth } from '../auth/bearer.js';
 import { refuse } from '../auth/refuse.js';
+import type { SessionLimits } from '../auth/session-bounds.js';
 import { onAnswers } from '../cluster/answers.js';
 import { CallTracker } from '../cluster/calls.js';
 import { InitParams, SessionDirectory, type SessionRecord } from '../cluster/directory.js';
@@ -16,7 +17,7 @@ import { DEFAULT_SHARED_EVENT_BOUNDS, SharedEventStore } from '../cluster/event-
 import { type SharedSessionState, type SharedSessions, serveShared } from '../cluster/shared-streams.js';
 import { SessionEventStore } from './event-store-memory.js';
 import { outlivesConnection } from './priming.js';
-import { type Session, type SessionLimits, SessionRegistry } from './registry.js';
+import { type Session, SessionRegistry } from './registry.js';
 import type { RemoteServerFactory } from './servers.js';
 import { openSessionTransport, replayHandshake } from './transport.js';
 

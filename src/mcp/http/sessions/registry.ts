@@ -1,25 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Toolset } from '../../../config.js';
-
-/** Every bound on sessions, enforced before a session is created. */
-export interface SessionLimits {
-  perKey: number;
-  perAddress: number;
-  total: number;
-  /** Sessions whose key could not be checked with the platform (it was unreachable), all keys together. */
-  unchecked: number;
-  /** A session with no request and no open stream for this long is closed. */
-  idleMs: number;
-}
-
-export const DEFAULT_SESSION_LIMITS: SessionLimits = {
-  perKey: 100,
-  perAddress: 256,
-  total: 2_000,
-  unchecked: 64,
-  idleMs: 30 * 60_000,
-};
+import type { SessionLimits, SessionRefusal } from '../auth/session-bounds.js';
 
 /** What the registry needs of a session's transport. */
 interface SessionTransport {
@@ -50,7 +32,7 @@ export interface Session {
   open: number;
 }
 
-export type Admission = { ok: true; session: Session } | { ok: false; status: number; message: string };
+export type Admission = { ok: true; session: Session } | SessionRefusal;
 
 /**
  * The live sessions of the HTTP endpoint and their bounds: in total, per client address, per key,

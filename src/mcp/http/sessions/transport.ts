@@ -9,9 +9,8 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { InitParams } from '../cluster/directory.js';
+import { RECONNECT_MS } from '../cluster/resume.js';
 
-/** How long a client may wait before reconnecting a dropped stream (sent as the SSE `retry` field). */
-export const RECONNECT_MS = 1_000;
 /** Requests a re-created session's transport is handed internally (the URL is never dialled). */
 const INTERNAL_URL = 'http://localhost/mcp';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/log.js';
+import { DEFAULT_SESSION_LIMITS } from '../../../../../src/mcp/http/auth/session-bounds.js';
 import { SessionDirectory, type SessionRecord } from '../../../../../src/mcp/http/cluster/directory.js';
-import { DEFAULT_SESSION_LIMITS } from '../../../../../src/mcp/http/sessions/registry.js';
 import { MemoryStore } from '../../../../../src/store/memory.js';
 
 let store: MemoryStore;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SESSION_LIMITS, SessionRegistry } from '../../../../../src/mcp/http/sessions/registry.js';
+import { DEFAULT_SESSION_LIMITS } from '../../../../../src/mcp/http/auth/session-bounds.js';
+import { SessionRegistry } from '../../../../../src/mcp/http/sessions/registry.js';
 
 const registries: SessionRegistry[] = [];
 const registry = (limits: Partial<typeof DEFAULT_SESSION_LIMITS>) => {
