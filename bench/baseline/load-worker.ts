@@ -5,7 +5,9 @@
  * connection (so the exchange is exactly what a real client sends); the loop then replays that
  * request with undici on a keep-alive pool, so the client side costs little CPU.
  *
- * argv: url era(legacy|modern) sessions tool argsJson startAtEpochMs warmupMs windowMs [authKey] [loops]
+ * argv: url era(legacy|modern) sessions tool argsJson startAt warmupMs windowMs [authKey] [loops]
+ * `startAt`: when the loops begin (epoch ms), or `stdin`: print `ready` once connected, then read
+ * it from stdin (bench/measures/throughput.ts opens the window once every worker is ready).
  * `loops` calls of each connection run at once (default 1), each on its own HTTP connection: a
  * flood of few sessions and many calls in flight (bench/measures/flood.ts).
  */
@@ -18,9 +20,8 @@ if (!url || (era !== 'legacy' && era !== 'modern'))
   throw new Error('usage: url era sessions tool args start warmup window [key]');
 const sessions = Number(sessionsArg);
 const loops = Number(loopsArg ?? 1);
-const startAt = Number(startArg);
-const from = startAt + Number(warmupArg);
-const until = from + Number(windowArg);
+let from = 0;
+let until = 0;
 const agent = new Agent({ connections: sessions * loops, keepAliveTimeout: 30_000 });
 const auth: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
 
@@ -61,6 +62,16 @@ async function recordCall(): Promise<Recorded> {
   return recorded;
 }
 
+/** Says `ready` and reads the start time the bench sends once every worker is. */
+async function startFromStdin(): Promise<number> {
+  process.stdout.write('ready\n');
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  const at = Number(text.trim());
+  if (!Number.isFinite(at)) throw new Error(`no start time on stdin: ${JSON.stringify(text)}`);
+  return at;
+}
+
 let counted = 0;
 let failed = 0;
 let nextId = 1_000;
@@ -81,6 +92,9 @@ async function loop(call: Recorded): Promise<void> {
 }
 
 const calls = await Promise.all(Array.from({ length: sessions }, recordCall));
+const startAt = startArg === 'stdin' ? await startFromStdin() : Number(startArg);
+from = startAt + Number(warmupArg);
+until = from + Number(windowArg);
 // Every worker starts its loop at the same moment, so the warm-up and window line up.
 await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));
 await Promise.all(calls.flatMap((call) => Array.from({ length: loops }, () => loop(call))));

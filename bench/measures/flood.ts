@@ -70,7 +70,7 @@ async function floodRound(bench: FloodBench, side: Side) {
   const server = await start(bench, side);
   const client = await connect(server.url, bench.other);
   try {
-    const load = startLoad(server.url, { ...CALL, key: bench.flooder }, bench.worker, 'legacy', {
+    const load = await startLoad(server.url, { ...CALL, key: bench.flooder }, bench.worker, 'legacy', {
       ...FLOOD,
       windowMs: bench.windowMs,
     });

@@ -100,7 +100,7 @@ async function throughput(bench: ReplicaBench, count: number, store: string, out
   });
   const proxy = await startProxy(replicas.ports);
   try {
-    const load = startLoad(proxy.url, { ...CALL, key: bench.key }, bench.worker, 'legacy', bench.shape);
+    const load = await startLoad(proxy.url, { ...CALL, key: bench.key }, bench.worker, 'legacy', bench.shape);
     await sleepUntil(load.until);
     const { calls, failed } = await load.done;
     if (failed > 0) throw new Error(`${failed} calls failed through ${count} replica(s)`);

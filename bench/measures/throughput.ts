@@ -37,45 +37,51 @@ export interface Load {
   done: Promise<{ calls: number; failed: number }>;
 }
 
-/** Starts the load processes; they begin together 3 s from now (connections open first). */
-export function startLoad(
+/**
+ * Starts the load processes and opens their window once every one has connected all its sessions
+ * (each says `ready` on stdout; the start time then goes to each on stdin), so a slow machine
+ * delays the window instead of shortening it: a fixed head start once let workers begin after the
+ * window had closed, and the figure read ~0 calls/s (bench/NOTES.md).
+ */
+export async function startLoad(
   url: string,
   contender: Pick<HttpContender, 'tool' | 'toolArgs' | 'key'>,
   worker: string,
   era: 'legacy' | 'modern',
   shape: LoadShape,
-): Load {
-  const startAt = Date.now() + 3_000;
-  const runs = Array.from({ length: shape.workers }, () =>
+): Promise<Load> {
+  const workers = Array.from({ length: shape.workers }, () =>
     runWorker(worker, [
       url,
       era,
       String(shape.sessionsPerWorker),
       contender.tool,
       JSON.stringify(contender.toolArgs),
-      String(startAt),
+      'stdin',
       String(shape.warmupMs),
       String(shape.windowMs),
       contender.key ?? '',
       String(shape.loopsPerSession ?? 1),
     ]),
   );
+  const done = Promise.all(workers.map((w) => w.done)).then((results) => ({
+    calls: results.reduce((sum, r) => sum + r.counted, 0),
+    failed: results.reduce((sum, r) => sum + r.failed, 0),
+  }));
+  // A worker that fails while connecting rejects `done` first: waiting for its `ready` would hang.
+  await Promise.race([Promise.all(workers.map((w) => w.ready)), done.then(() => {})]);
+  // Every loop begins at the same moment, so the warm-up and window line up.
+  const startAt = Date.now() + 200;
+  for (const w of workers) w.start(startAt);
   const from = startAt + shape.warmupMs;
-  return {
-    from,
-    until: from + shape.windowMs,
-    done: Promise.all(runs).then((results) => ({
-      calls: results.reduce((sum, r) => sum + r.counted, 0),
-      failed: results.reduce((sum, r) => sum + r.failed, 0),
-    })),
-  };
+  return { from, until: from + shape.windowMs, done };
 }
 
 /** One round: the server, `workers` load processes, and the server's CPU over the window. */
 async function round_(contender: HttpContender, worker: string, era: 'legacy' | 'modern', shape: LoadShape) {
   const { url, child } = await startHttpServer(contender.args, { env: childEnv(contender.env) });
   try {
-    const load = startLoad(url, contender, worker, era, shape);
+    const load = await startLoad(url, contender, worker, era, shape);
     await sleepUntil(load.from);
     const cpuFrom = await cpuMs(child.pid!);
     await sleepUntil(load.until);
@@ -88,22 +94,40 @@ async function round_(contender: HttpContender, worker: string, era: 'legacy' | 
   }
 }
 
-function runWorker(script: string, args: string[]): Promise<{ counted: number; failed: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      err = (err + chunk).slice(-2000);
-    });
+interface Worker {
+  /** Resolves once the worker has connected all its sessions. */
+  ready: Promise<void>;
+  /** Tells it when its loops begin (epoch ms). */
+  start(at: number): void;
+  done: Promise<{ counted: number; failed: number }>;
+}
+
+function runWorker(script: string, args: string[]): Worker {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  let readied: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    readied = resolve;
+  });
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+    if (out.startsWith('ready\n')) readied();
+  });
+  child.stderr.on('data', (chunk) => {
+    err = (err + chunk).slice(-2000);
+  });
+  const done = new Promise<{ counted: number; failed: number }>((resolve, reject) => {
     child.once('exit', (code) => {
       if (code === 0) resolve(JSON.parse(out.trim().split('\n').at(-1)!));
       else reject(new Error(`load worker exited ${code}: ${err}`));
     });
   });
+  return {
+    ready,
+    start: (at) => child.stdin.end(`${at}\n`),
+    done,
+  };
 }
 
 export const sleepUntil = (at: number) =>
