@@ -18,7 +18,12 @@ const ALIASES: Record<string, string> = {
   'map.reviews': 'maps.reviews',
 };
 
-function normalizeId(raw: string): string {
+/**
+ * An endpoint id, path or URL as one key: lower case, no host or /api/v1/data/ prefix, dots for
+ * slashes, underscores for dashes.
+ * @public test/unit/linear-time.test.ts loads this file by its path in a child process.
+ */
+export function normalizeId(raw: string): string {
   return raw
     .trim()
     .toLowerCase()
