@@ -316,7 +316,7 @@ async function readBody<T>(
   }
 }
 
-/** Longest request id kept: the platform's are ~20 characters; a proxy's header can be anything. */
+/** Longest request id kept: the sandbox's are 10 characters; a proxy's header can be anything. */
 const REQUEST_ID_MAX = 128;
 
 /**

@@ -18,7 +18,7 @@ function shellScripts(): string[] {
 
 /** Lines that pipe into a reader that may stop before the writer is done. */
 function earlyClosingPipes(source: string): string[] {
-  if (!/set -[a-z]*o pipefail|set -o pipefail/.test(source)) return [];
+  if (!/set -[a-z]*o pipefail/.test(source)) return [];
   return source
     .split('\n')
     .filter((line) => !line.trimStart().startsWith('#'))
